@@ -1,0 +1,1 @@
+"""The engine room behind gymlike's public modules (gymapi, gymtorch, ...)."""

@@ -1,0 +1,562 @@
+"""Assets: parse a URDF/MJCF/USD file (or build a primitive) once into a Newton sub-builder,
+plus the Isaac Gym view of it: body/joint/DOF/shape names and order, DOF properties, rigid
+body and shape properties.
+
+Isaac Gym conventions kept here:
+* bodies in Newton's depth-first order (Isaac Gym's order), shapes grouped by body;
+* DOFs exclude the free root joint; an MJCF body with several hinges (one Newton D6 joint)
+  exposes one Isaac Gym joint and DOF per MJCF `<joint>`, named after it;
+* a shape is a *collision* shape (visual-only geometry is not a rigid shape in Isaac Gym).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import warnings
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from .enums import DofDriveMode, DofType, JointType
+from .errors import (AssetParseError, GymlikeFileNotFoundError, GymlikeNotImplementedError,
+                     GymlikeValueError)
+from .types import DOF_PROPERTIES_DTYPE, AssetOptions
+
+SHAPE_PROPS_DTYPE = np.dtype([
+    ("friction", "<f4"), ("rolling_friction", "<f4"), ("torsion_friction", "<f4"),
+    ("restitution", "<f4"), ("compliance", "<f4"), ("thickness", "<f4"),
+    ("contact_offset", "<f4"), ("rest_offset", "<f4"), ("filter", "<i4"),
+])
+
+_URDF_EXT = (".urdf",)
+_MJCF_EXT = (".xml", ".mjcf")
+_USD_EXT = (".usd", ".usda", ".usdc", ".usdz")
+
+UNLIMITED = 1e10  # Newton's "no limit" magnitude (newton.MAXVAL)
+
+
+from .runtime import newton as _newton  # noqa: E402  (lazy: gymapi imports fast)
+
+
+def short_name(label: str) -> str:
+    """Newton labels are paths ('robot/worldbody/torso'); Isaac Gym names are the last part."""
+    return label.rsplit("/", 1)[-1]
+
+
+class Asset:
+    """A parsed asset. `builder(scale)` gives the Newton sub-builder an actor is copied from."""
+
+    _next_id = 0
+
+    def __init__(self, sim, kind: str, path: str | None, options: AssetOptions, make):
+        self.sim = sim
+        self.kind = kind                  # 'urdf' | 'mjcf' | 'usd' | 'box' | 'sphere' | 'capsule'
+        self.path = path
+        self.options = copy.deepcopy(options)
+        self._make = make                 # (scale, self_collisions) -> newton.ModelBuilder
+        self._builders = {}
+        self.id = Asset._next_id
+        Asset._next_id += 1
+        b = self.builder(1.0, True)
+        self._read_metadata(b)
+
+    # ---------------------------------------------------------------- builders (cached)
+    def builder(self, scale: float = 1.0, self_collisions: bool = True):
+        key = (float(scale), bool(self_collisions))
+        b = self._builders.get(key)
+        if b is None:
+            b = self._make(*key)
+            _apply_options(b, self.options)
+            if hasattr(self, "dof_props"):   # variants share the base variant's Isaac Gym view
+                self._check_same_layout(b, key)
+            self._builders[key] = b
+        return b
+
+    def fk_model(self, scale=1.0):
+        """A single-actor CPU model of this asset, for kinematics before the sim is finalized."""
+        cache = self.__dict__.setdefault("_fk_models", {})
+        if scale not in cache:
+            cache[scale] = self.builder(scale, True).finalize(device="cpu")
+        return cache[scale]
+
+    def _check_same_layout(self, b, key):
+        if len(b.body_label) != self.body_count or b.joint_dof_count != self._newton_dof_count:
+            raise GymlikeValueError(
+                f"asset {self.name}: variant {key} has a different layout than the original")
+
+    # ---------------------------------------------------------------- Isaac Gym metadata
+    def _read_metadata(self, b):
+        newton = _newton()
+        JT = newton.JointType
+        self.name = os.path.basename(self.path) if self.path else self.kind
+        self.body_names = [short_name(s) for s in b.body_label]
+        self.body_count = len(self.body_names)
+        self._newton_dof_count = b.joint_dof_count
+        self.newton_joint_count = len(b.joint_type)
+        self.newton_coord_count = b.joint_coord_count
+        if self.body_count == 0:
+            raise AssetParseError(f"asset {self.name}: no rigid bodies found")
+        root_types = [b.joint_type[j] for j in range(len(b.joint_type)) if b.joint_parent[j] == -1]
+        if len(root_types) != 1:
+            raise GymlikeNotImplementedError(
+                f"asset {self.name}: {len(root_types)} root bodies; gymlike supports assets with "
+                "exactly one kinematic tree")
+        self.floating = root_types[0] == JT.FREE
+        mjcf_joints = _mjcf_joint_names(self.path) if self.kind == "mjcf" else {}
+
+        joint_names, joint_types, joint_dofs, joint_newton = [], [], [], []   # Isaac Gym joints
+        dof_names, dof_types, dof_qd, dof_q, dof_joint = [], [], [], [], []
+        q_start = list(b.joint_q_start) + [b.joint_coord_count]
+        qd_start = list(b.joint_qd_start) + [b.joint_dof_count]
+        for j, jt in enumerate(b.joint_type):
+            if b.joint_parent[j] == -1 and jt in (JT.FIXED, JT.FREE):
+                continue                   # a root fixed to the world or free is not an IG joint
+            label = short_name(b.joint_label[j])
+            nlin, nang = b.joint_dof_dim[j]
+            qd0, q0 = qd_start[j], q_start[j]
+            if jt == JT.BALL:
+                raise GymlikeNotImplementedError(
+                    f"asset {self.name}: ball joint '{label}' (DOF positions of ball joints are "
+                    "not mapped yet); use three hinges instead")
+            if jt == JT.FREE:  # (a free root was skipped above)
+                raise GymlikeNotImplementedError(
+                    f"asset {self.name}: free joint '{label}' below the root is not supported")
+            if jt in (JT.FIXED,):
+                joint_names.append(label)
+                joint_newton.append(j)
+                joint_types.append(JointType.JOINT_FIXED)
+                joint_dofs.append([])
+                continue
+            child = short_name(b.body_label[b.joint_child[j]])
+            if jt == JT.D6:
+                names = mjcf_joints.get(child)
+                # Newton orders a D6 joint's DOFs linear first, then angular.
+                if names is not None and len(names) == nlin + nang:
+                    lin = [n for n, t in names if t == "slide"]
+                    ang = [n for n, t in names if t != "slide"]
+                    per_dof = lin + ang
+                    if len(lin) != nlin:
+                        per_dof = [f"{label}_{k}" for k in range(nlin + nang)]
+                else:
+                    per_dof = [f"{label}_{k}" for k in range(nlin + nang)]
+                for k in range(nlin + nang):
+                    joint_names.append(per_dof[k])
+                    joint_newton.append(j)
+                    joint_types.append(JointType.JOINT_PRISMATIC if k < nlin else JointType.JOINT_REVOLUTE)
+                    joint_dofs.append([len(dof_names)])
+                    dof_names.append(per_dof[k])
+                    dof_types.append(DofType.DOF_TRANSLATION if k < nlin else DofType.DOF_ROTATION)
+                    dof_qd.append(qd0 + k)
+                    dof_q.append(q0 + k)
+                    dof_joint.append(len(joint_names) - 1)
+                continue
+            if jt == JT.REVOLUTE:
+                ig_type, dtype = JointType.JOINT_REVOLUTE, DofType.DOF_ROTATION
+            elif jt == JT.PRISMATIC:
+                ig_type, dtype = JointType.JOINT_PRISMATIC, DofType.DOF_TRANSLATION
+            else:
+                raise GymlikeNotImplementedError(
+                    f"asset {self.name}: joint '{label}' of Newton type {JT(jt).name} is not supported")
+            joint_names.append(label)
+            joint_newton.append(j)
+            joint_types.append(ig_type)
+            joint_dofs.append([len(dof_names)])
+            dof_names.append(label)
+            dof_types.append(dtype)
+            dof_qd.append(qd0)
+            dof_q.append(q0)
+            dof_joint.append(len(joint_names) - 1)
+
+        self.joint_names, self.joint_types, self.joint_dofs = joint_names, joint_types, joint_dofs
+        self.joint_newton = np.asarray(joint_newton, np.int32)  # IG joint -> Newton joint (local)
+        self.dof_names, self.dof_types = dof_names, dof_types
+        self.dof_count = len(dof_names)
+        self.joint_count = len(joint_names)
+        self.dof_qd = np.asarray(dof_qd, np.int32)      # Newton DOF index (local to the asset)
+        self.dof_q = np.asarray(dof_q, np.int32)        # Newton coordinate index (local)
+        self.dof_joint = np.asarray(dof_joint, np.int32)
+
+        # collision shapes, grouped by body (Isaac Gym's rigid shape order)
+        collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
+        shapes = [s for s in range(len(b.shape_body)) if b.shape_flags[s] & collide and b.shape_body[s] >= 0]
+        shapes.sort(key=lambda s: (b.shape_body[s], s))
+        self.shape_newton = np.asarray(shapes, np.int32)  # IG shape -> Newton shape (local)
+        self.shape_count = len(shapes)
+        shape_body = np.asarray([b.shape_body[s] for s in shapes], np.int32)
+        self.body_shape_start = np.searchsorted(shape_body, np.arange(self.body_count)).astype(np.int32)
+        self.body_shape_count = np.bincount(shape_body, minlength=self.body_count).astype(np.int32)
+
+        self.dof_props = self._default_dof_props(b)
+        self.shape_props = self._default_shape_props(b)
+        self.body_mass = np.asarray(b.body_mass, np.float64)
+        self.body_com = np.asarray([tuple(c) for c in b.body_com], np.float64).reshape(-1, 3)
+        self.body_inertia = np.asarray([np.array(i, np.float64).reshape(3, 3) for i in b.body_inertia]).reshape(-1, 3, 3)
+        self.body_flags = np.zeros(self.body_count, np.int32)
+        if self.options.disable_gravity:
+            from .enums import RIGID_BODY_DISABLE_GRAVITY
+            self.body_flags[:] = RIGID_BODY_DISABLE_GRAVITY
+
+    def _default_dof_props(self, b):
+        p = np.zeros(self.dof_count, DOF_PROPERTIES_DTYPE)
+        if self.dof_count == 0:
+            return p
+        qd = self.dof_qd
+        lower = np.asarray(b.joint_limit_lower, np.float64)[qd]
+        upper = np.asarray(b.joint_limit_upper, np.float64)[qd]
+        limited = (lower > -UNLIMITED * 0.5) | (upper < UNLIMITED * 0.5)
+        p["hasLimits"] = limited
+        p["lower"] = np.where(limited, lower, -np.finfo(np.float32).max)
+        p["upper"] = np.where(limited, upper, np.finfo(np.float32).max)
+        p["driveMode"] = int(self.options.default_dof_drive_mode)
+        p["velocity"] = np.asarray(b.joint_velocity_limit, np.float64)[qd]
+        p["effort"] = np.asarray(b.joint_effort_limit, np.float64)[qd]
+        # File stiffness/damping become the drive gains (Isaac Gym semantics): they act in
+        # POS/VEL mode only; Newton's passive spring/damper is zeroed in _apply_options.
+        stiffness, damping = b._gymlike_passive
+        p["stiffness"] = np.asarray(stiffness, np.float64)[qd]
+        p["damping"] = np.asarray(damping, np.float64)[qd]
+        p["friction"] = np.asarray(b.joint_friction, np.float64)[qd]
+        p["armature"] = np.asarray(b.joint_armature, np.float64)[qd]
+        return p
+
+    def _default_shape_props(self, b):
+        p = np.zeros(self.shape_count, SHAPE_PROPS_DTYPE)
+        s = self.shape_newton
+        if self.shape_count == 0:
+            return p
+        p["friction"] = np.asarray(b.shape_material_mu, np.float64)[s]
+        p["rolling_friction"] = np.asarray(b.shape_material_mu_rolling, np.float64)[s]
+        p["torsion_friction"] = np.asarray(b.shape_material_mu_torsional, np.float64)[s]
+        p["restitution"] = np.asarray(b.shape_material_restitution, np.float64)[s]
+        p["thickness"] = self.options.thickness
+        p["contact_offset"] = 0.02
+        p["rest_offset"] = 0.0
+        p["filter"] = 0
+        return p
+
+    # ---------------------------------------------------------------- look-ups
+    def body_index(self, name):
+        return self.body_names.index(name) if name in self.body_names else -1
+
+    def dof_index(self, name):
+        return self.dof_names.index(name) if name in self.dof_names else -1
+
+    def joint_index(self, name):
+        return self.joint_names.index(name) if name in self.joint_names else -1
+
+    def __repr__(self):
+        return (f"<gymlike Asset '{self.name}': {self.body_count} bodies, {self.joint_count} joints, "
+                f"{self.dof_count} dofs, {self.shape_count} shapes>")
+
+
+# ============================================================================ option handling
+def _apply_options(b, options: AssetOptions):
+    """Post-process a freshly parsed sub-builder according to AssetOptions."""
+    newton = _newton()
+    n_dof = b.joint_dof_count
+    # Keep the file's passive spring/damper as Isaac Gym drive gains (read by Asset), and
+    # zero Newton's passive ones so they act only through the drive (POS/VEL modes).
+    b._gymlike_passive = (list(getattr(b, "joint_stiffness", [0.0] * n_dof)),
+                          list(getattr(b, "joint_damping", [0.0] * n_dof)))
+    if hasattr(b, "joint_damping"):
+        b.joint_damping = [0.0] * n_dof
+    if hasattr(b, "joint_stiffness"):
+        b.joint_stiffness = [0.0] * n_dof
+    if options.armature:
+        b.joint_armature = [a + float(options.armature) for a in b.joint_armature]
+    if options.replace_cylinder_with_capsule:
+        cyl, cap = newton.GeoType.CYLINDER, newton.GeoType.CAPSULE
+        b.shape_type = [cap if t == cyl else t for t in b.shape_type]
+    if options.flip_visual_attachments:
+        _flip_visual_meshes(b)
+    # MuJoCo builds its actuators once, from joint_target_mode, when the solver is created:
+    # give every non-free DOF a position+velocity actuator and express Isaac Gym's drive
+    # modes through gains (see core/sim.py).
+    modes = list(b.joint_target_mode)
+    JT = newton.JointType
+    for j, jt in enumerate(b.joint_type):
+        q0 = b.joint_qd_start[j]
+        q1 = b.joint_qd_start[j + 1] if j + 1 < len(b.joint_type) else n_dof
+        mode = (int(newton.JointTargetMode.NONE) if jt == JT.FREE
+                else int(newton.JointTargetMode.POSITION_VELOCITY))
+        for d in range(q0, q1):
+            modes[d] = mode
+    b.joint_target_mode = modes
+    b.joint_target_ke = [0.0] * n_dof
+    b.joint_target_kd = [0.0] * n_dof
+    # Newton defaults a target to the limit midpoint when 0 is outside the limits; Isaac Gym
+    # targets start at 0. gymlike writes targets itself, so start from 0 everywhere.
+    b.joint_target_q = [0.0 if i not in _quat_coords(b) else v for i, v in enumerate(b.joint_target_q)]
+
+
+def _quat_coords(b):
+    newton = _newton()
+    out = set()
+    for j, jt in enumerate(b.joint_type):
+        if jt == newton.JointType.FREE:
+            q0 = b.joint_q_start[j]
+            out.update(range(q0 + 3, q0 + 7))
+    return out
+
+
+def _flip_visual_meshes(b):
+    """Isaac Gym's flip_visual_attachments: visual meshes authored Y-up are turned Z-up."""
+    newton = _newton()
+    import warp as wp
+    collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
+    rot = wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), np.pi / 2)
+    flip = wp.transform(wp.vec3(0.0, 0.0, 0.0), rot)
+    for s, t in enumerate(b.shape_type):
+        if t == newton.GeoType.MESH and not (b.shape_flags[s] & collide):
+            b.shape_transform[s] = wp.transform_multiply(b.shape_transform[s], flip)
+
+
+# ============================================================================ loaders
+def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None, kind: str | None = None):
+    if options is None:
+        options = AssetOptions()
+    if not isinstance(options, AssetOptions):
+        raise GymlikeValueError(f"load_asset: options must be gymapi.AssetOptions, got {type(options).__name__}")
+    if not isinstance(root, str) or not isinstance(filename, str):
+        raise GymlikeValueError("load_asset: rootpath and filename must be strings")
+    path = os.path.abspath(os.path.join(root, filename))
+    ext = os.path.splitext(path)[1].lower()
+    if kind is None:
+        if ext in _URDF_EXT:
+            kind = "urdf"
+        elif ext in _MJCF_EXT:
+            kind = "mjcf"
+        elif ext in _USD_EXT:
+            kind = "usd"
+        else:
+            raise GymlikeValueError(
+                f"load_asset: unknown asset extension '{ext}' for '{path}'; expected .urdf, "
+                ".xml/.mjcf (MJCF) or .usd/.usda/.usdc")
+    if not os.path.isfile(path):
+        raise GymlikeFileNotFoundError(f"load_asset: asset file not found: '{path}' "
+                                       f"(root '{root}', filename '{filename}')")
+    if options.vhacd_enabled:
+        raise GymlikeNotImplementedError(
+            "AssetOptions.vhacd_enabled: convex decomposition is not supported yet; meshes are "
+            "simulated with their convex hull (MuJoCo) or as triangle meshes (XPBD)")
+    # fix_base_link welds the root; otherwise URDF roots float, and MJCF/USD keep what the file
+    # says (a <freejoint>, an authored root joint, or a free jointless body)
+    floating = False if options.fix_base_link else (True if kind == "urdf" else None)
+    if kind == "urdf":
+        xml_text = _prepare_urdf(path, root)
+
+        def make(scale, self_collisions):
+            b = _new_builder(options)
+            _guarded(path, lambda: b.add_urdf(
+                xml_text, floating=floating, scale=scale, enable_self_collisions=self_collisions,
+                collapse_fixed_joints=options.collapse_fixed_joints,
+                ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
+                joint_ordering="dfs", bodies_follow_joint_ordering=True))
+            return b
+    elif kind == "mjcf":
+        _check_xml(path)
+
+        def make(scale, self_collisions):
+            b = _new_builder(options)
+            _guarded(path, lambda: b.add_mjcf(
+                path, floating=floating, scale=scale, enable_self_collisions=self_collisions,
+                collapse_fixed_joints=options.collapse_fixed_joints,
+                ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
+                parse_mujoco_options=False))
+            return b
+    else:
+        def make(scale, self_collisions):
+            if scale != 1.0:
+                raise GymlikeNotImplementedError("set_actor_scale on USD assets is not supported yet")
+            b = _new_builder(options)
+            _guarded(path, lambda: b.add_usd(
+                path, floating=floating, enable_self_collisions=self_collisions,
+                collapse_fixed_joints=options.collapse_fixed_joints, joint_ordering="dfs",
+                bodies_follow_joint_ordering=True))
+            return b
+    return Asset(sim, kind, path, options, make)
+
+
+def _new_builder(options):
+    newton = _newton()
+    b = newton.ModelBuilder(up_axis=newton.Axis.Z)
+    b.default_shape_cfg.density = float(options.density)
+    return b
+
+
+def _guarded(path, fn):
+    """Run a Newton importer, turning its failures and missing-file warnings into errors."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            fn()
+        except ET.ParseError as e:
+            line = getattr(e, "position", (None,))[0]
+            raise AssetParseError(f"malformed asset '{path}'" + (f", line {line}" if line else "")
+                                  + f": {e}") from None
+        except FileNotFoundError as e:
+            raise GymlikeFileNotFoundError(f"asset '{path}': {e}") from None
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+            raise AssetParseError(f"asset '{path}' could not be imported: {type(e).__name__}: {e}") from None
+    for w in caught:
+        msg = str(w.message)
+        if "does not exist" in msg or "Cannot resolve" in msg or "Could not resolve" in msg:
+            raise GymlikeFileNotFoundError(f"asset '{path}': {msg}")
+        if not issubclass(w.category, (DeprecationWarning,)):
+            warnings.warn(w.message, w.category, stacklevel=3)
+
+
+def _check_xml(path):
+    try:
+        ET.parse(path)
+    except ET.ParseError as e:
+        line = e.position[0] if getattr(e, "position", None) else None
+        raise AssetParseError(f"malformed asset '{path}'" + (f", line {line}" if line else "")
+                              + f": {e}") from None
+
+
+_MESH_RE = re.compile(r"""filename\s*=\s*(["'])(.*?)\1""")
+
+
+def _prepare_urdf(path, root):
+    """Check the URDF parses, resolve every mesh reference (relative paths, package:// and
+    file:// URIs) to an absolute path, and fail with file and line when one is missing.
+    Returns the URDF text with absolute mesh paths."""
+    _check_xml(path)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    urdf_dir = os.path.dirname(path)
+    out_lines = []
+    for lineno, line in enumerate(text.splitlines(keepends=True), 1):
+        def sub(m):
+            ref = m.group(2)
+            resolved = _resolve_mesh(ref, urdf_dir, root)
+            if resolved is None:
+                raise GymlikeFileNotFoundError(
+                    f"asset '{path}', line {lineno}: mesh file '{ref}' not found "
+                    f"(searched relative to '{urdf_dir}' and the asset root '{root}')")
+            return f'filename={m.group(1)}{resolved}{m.group(1)}'
+        out_lines.append(_MESH_RE.sub(sub, line))
+    return "".join(out_lines)
+
+
+def _resolve_mesh(ref, urdf_dir, root):
+    if ref.startswith("file://"):
+        cand = [ref[len("file://"):]]
+    elif ref.startswith("package://"):
+        rest = ref[len("package://"):]
+        pkg, _, sub = rest.partition("/")
+        cand = []
+        # a package is a directory named `pkg` at or above the URDF or the asset root,
+        # or a sibling of one of those; also accept paths relative to those directories.
+        for base in _ancestors(urdf_dir) + _ancestors(os.path.abspath(root)):
+            if os.path.basename(base) == pkg:
+                cand.append(os.path.join(base, sub))
+            cand.append(os.path.join(base, pkg, sub))
+            cand.append(os.path.join(base, sub))
+    elif os.path.isabs(ref):
+        cand = [ref]
+    else:
+        cand = [os.path.join(urdf_dir, ref), os.path.join(root, ref)]
+    for c in cand:
+        if os.path.isfile(c):
+            return os.path.abspath(c)
+    return None
+
+
+def _ancestors(d):
+    out = []
+    d = os.path.abspath(d)
+    for _ in range(6):
+        out.append(d)
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return out
+
+
+def _mjcf_joint_names(path):
+    """MJCF body name -> [(joint name, type)] in file order, resolving default classes, so that
+    DOFs of a multi-hinge body can be named per `<joint>` as Isaac Gym does."""
+    try:
+        tree = ET.parse(path)
+    except (ET.ParseError, OSError):
+        return {}
+    root = tree.getroot()
+    class_type = {}
+
+    def walk_defaults(node, inherited):
+        for d in node.findall("default"):
+            cls = d.get("class", "main")
+            t = inherited
+            j = d.find("joint")
+            if j is not None and j.get("type"):
+                t = j.get("type")
+            class_type[cls] = t
+            walk_defaults(d, t)
+
+    for top in root.findall("default"):
+        t = None
+        j = top.find("joint")
+        if j is not None and j.get("type"):
+            t = j.get("type")
+        class_type[top.get("class", "main")] = t
+        walk_defaults(top, t)
+
+    out = {}
+
+    def walk(body, childclass):
+        for child in body.findall("body"):
+            cc = child.get("childclass", childclass)
+            joints = []
+            for j in child.findall("joint"):
+                t = j.get("type") or class_type.get(j.get("class", cc or "main")) or class_type.get("main") or "hinge"
+                if t == "free":
+                    continue
+                joints.append((j.get("name", ""), t))
+            name = child.get("name")
+            if name:
+                out[name] = joints
+            walk(child, cc)
+
+    wb = root.find("worldbody")
+    if wb is not None:
+        walk(wb, None)
+    return out
+
+
+# ============================================================================ primitives
+def create_primitive(sim, kind, dims, options):
+    if options is None:
+        options = AssetOptions()
+    if not isinstance(options, AssetOptions):
+        raise GymlikeValueError(f"create_{kind}: options must be gymapi.AssetOptions, got {type(options).__name__}")
+    for k, v in dims.items():
+        if not (isinstance(v, (int, float, np.floating, np.integer)) and v > 0):
+            raise GymlikeValueError(f"create_{kind}: {k} must be a positive number, got {v!r}")
+    newton = _newton()
+    import warp as wp
+
+    def make(scale, self_collisions):
+        b = _new_builder(options)
+        if options.fix_base_link:
+            body = b.add_link(label=kind)
+            b.add_articulation([b.add_joint_fixed(-1, body)])
+        else:
+            body = b.add_body(label=kind)
+        d = {k: float(v) * scale for k, v in dims.items()}
+        if kind == "box":
+            b.add_shape_box(body, hx=d["width"] / 2, hy=d["height"] / 2, hz=d["depth"] / 2)
+        elif kind == "sphere":
+            b.add_shape_sphere(body, radius=d["radius"])
+        else:
+            # Isaac Gym capsules lie along X; Newton's along Z. `length` is the cylinder part.
+            rot = wp.quat_from_axis_angle(wp.vec3(0.0, 1.0, 0.0), np.pi / 2)
+            b.add_shape_capsule(body, xform=wp.transform(wp.vec3(0.0, 0.0, 0.0), rot),
+                                radius=d["radius"], half_height=d["length"] / 2)
+        return b
+
+    return Asset(sim, kind, None, options, make)

@@ -1,0 +1,43 @@
+"""Error types. Every gymlike error is a GymlikeError *and* the builtin a user would expect,
+so `except ValueError` in legacy code keeps working while `except GymlikeError` catches all."""
+
+
+class GymlikeError(Exception):
+    """Base class of every error gymlike raises on purpose."""
+
+
+class GymlikeValueError(GymlikeError, ValueError):
+    pass
+
+
+class GymlikeIndexError(GymlikeError, IndexError):
+    pass
+
+
+class GymlikeTypeError(GymlikeError, TypeError):
+    pass
+
+
+class GymlikeFileNotFoundError(GymlikeError, FileNotFoundError):
+    pass
+
+
+class GymlikeRuntimeError(GymlikeError, RuntimeError):
+    pass
+
+
+class GymlikeNotImplementedError(GymlikeError, NotImplementedError):
+    pass
+
+
+class AssetParseError(GymlikeValueError):
+    """A malformed asset file; the message names the file (and line when the parser knows it)."""
+
+
+class SimulationNaNError(GymlikeRuntimeError):
+    """The simulated state contains NaN; the message names the envs."""
+
+
+def not_implemented(what: str, why: str):
+    """Raise the one-line NotImplementedError the compatibility table lists."""
+    raise GymlikeNotImplementedError(f"{what} is not supported by gymlike: {why}")

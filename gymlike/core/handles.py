@@ -1,0 +1,90 @@
+"""Validation of handles (sim, env, asset, actor, body/DOF/joint handles) and translation between
+Isaac Gym's index domains. DOMAIN_ACTOR: index inside the actor; DOMAIN_ENV: actor's first
+index in the env + that; DOMAIN_SIM: env's first index in the sim + that."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .asset import Asset
+from .enums import IndexDomain
+from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
+from .sim import Env, Sim
+
+
+def sim_of(sim, what) -> Sim:
+    if not isinstance(sim, Sim):
+        raise GymlikeTypeError(f"{what}: expected a Sim handle, got {type(sim).__name__}")
+    sim.check_alive()
+    return sim
+
+
+def env_of(env, what) -> Env:
+    if not isinstance(env, Env):
+        raise GymlikeTypeError(f"{what}: expected an Env handle, got {type(env).__name__}")
+    env.sim.check_alive()
+    return env
+
+
+def env_in(sim, env, what) -> Env:
+    env = env_of(env, what)
+    if env.sim is not sim:
+        raise GymlikeValueError(f"{what}: env {env.index} belongs to sim {env.sim.id}, not to sim {sim.id}")
+    return env
+
+
+def asset_of(asset, what) -> Asset:
+    if not isinstance(asset, Asset):
+        raise GymlikeTypeError(f"{what}: expected an Asset handle, got {type(asset).__name__}")
+    return asset
+
+
+def actor_of(env, handle, what):
+    return env_of(env, what).actor(handle, f"{what}: actor handle")
+
+
+def index(i, n, what, kind):
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        raise GymlikeTypeError(f"{what}: {kind} index must be an int, got {type(i).__name__}")
+    if not 0 <= i < n:
+        raise GymlikeIndexError(f"{what}: {kind} index {i} out of range [0, {n})")
+    return int(i)
+
+
+def domain_of(domain, what):
+    try:
+        return IndexDomain(int(domain))
+    except (ValueError, TypeError):
+        raise GymlikeValueError(f"{what}: domain must be DOMAIN_ACTOR, DOMAIN_ENV or DOMAIN_SIM, got {domain!r}") from None
+
+
+_STARTS = {"body": "body0", "dof": "dof0", "joint": "joint0", "shape": "shape0"}
+
+
+def to_domain(actor, local, kind, domain, what):
+    """Index `local` of an actor's bodies/dofs/joints/shapes expressed in `domain`."""
+    domain = domain_of(domain, what)
+    if domain == IndexDomain.DOMAIN_ACTOR:
+        return int(local)
+    env_idx = getattr(actor, _STARTS[kind]) + int(local)
+    if domain == IndexDomain.DOMAIN_ENV:
+        return env_idx
+    return actor.env.sim.env_start(actor.env, kind) + env_idx
+
+
+def actor_at(env, env_index, kind, what):
+    """(actor, local index) of an env-domain body/dof/joint handle."""
+    counts = {"body": env.body_count, "dof": env.dof_count, "joint": env.joint_count}[kind]
+    index(env_index, counts, what, kind)
+    starts = np.array([getattr(a, _STARTS[kind]) for a in env.actors])
+    sizes = np.array([{"body": a.asset.body_count, "dof": a.asset.dof_count, "joint": a.asset.joint_count}[kind]
+                      for a in env.actors])
+    k = int(np.searchsorted(starts + sizes, env_index, side="right"))
+    a = env.actors[k]
+    return a, int(env_index) - getattr(a, _STARTS[kind])
+
+
+def name_of(x, what):
+    if not isinstance(x, str):
+        raise GymlikeTypeError(f"{what}: expected a name (str), got {type(x).__name__}")
+    return x

@@ -1,0 +1,106 @@
+"""Warp kernels of the step path and of state writes. Each runs over all entities in one
+launch: no Python loop over envs or actors."""
+
+from typing import Any
+
+import warp as wp
+
+DOF_MODE_POS = wp.constant(1)
+DOF_MODE_VEL = wp.constant(2)
+DOF_MODE_EFFORT = wp.constant(3)
+
+
+@wp.kernel
+def drive_gains(mode: wp.array(dtype=wp.int32), stiffness: wp.array(dtype=wp.float32),
+                damping: wp.array(dtype=wp.float32), dof_qd: wp.array(dtype=wp.int32),
+                ke: wp.array(dtype=wp.float32), kd: wp.array(dtype=wp.float32)):
+    """Isaac Gym drive modes as gains of Newton's PD drive:
+    POS: ke*(q*-q) + kd*(qd*-qd); VEL: kd*(qd*-qd); NONE/EFFORT: no drive."""
+    i = wp.tid()
+    m = mode[i]
+    d = dof_qd[i]
+    k = float(0.0)
+    c = float(0.0)
+    if m == DOF_MODE_POS:
+        k = stiffness[i]
+        c = damping[i]
+    elif m == DOF_MODE_VEL:
+        c = damping[i]
+    ke[d] = k
+    kd[d] = c
+
+
+@wp.kernel
+def apply_dof_efforts(effort: wp.array(dtype=wp.float32), mode: wp.array(dtype=wp.int32),
+                      limit: wp.array(dtype=wp.float32), dof_qd: wp.array(dtype=wp.int32),
+                      joint_f: wp.array(dtype=wp.float32)):
+    """Pending efforts act only on DOF_MODE_EFFORT DOFs, clamped to the DOF's effort limit."""
+    i = wp.tid()
+    f = float(0.0)
+    if mode[i] == DOF_MODE_EFFORT:
+        f = wp.clamp(effort[i], -limit[i], limit[i])
+    joint_f[dof_qd[i]] = f
+
+
+@wp.kernel
+def body_wrenches(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
+                  body_mass: wp.array(dtype=wp.float32), body_inertia: wp.array(dtype=wp.mat33),
+                  body_world: wp.array(dtype=wp.int32), gravity: wp.array(dtype=wp.vec3),
+                  user_f: wp.array(dtype=wp.spatial_vector), no_gravity: wp.array(dtype=wp.int32),
+                  lin_damp: wp.array(dtype=wp.float32), ang_damp: wp.array(dtype=wp.float32),
+                  h: float, body_f: wp.array(dtype=wp.spatial_vector)):
+    """External wrench per body at its COM, world frame: user forces + gravity compensation
+    (RIGID_BODY_DISABLE_GRAVITY) + Isaac Gym's linear/angular damping, written so that the
+    damping equals the unconditionally stable velocity scaling v <- v / (1 + c h)."""
+    b = wp.tid()
+    uf = user_f[b]
+    f = wp.spatial_top(uf)
+    t = wp.spatial_bottom(uf)
+    m = body_mass[b]
+    if no_gravity[b] != 0:
+        w = body_world[b]
+        if w < 0:
+            w = gravity.shape[0] - 1
+        f = f - m * gravity[w]
+    v = body_qd[b]
+    cl = lin_damp[b]
+    if cl > 0.0:
+        f = f - (m * cl / (1.0 + cl * h)) * wp.spatial_top(v)
+    ca = ang_damp[b]
+    if ca > 0.0:
+        R = wp.quat_to_matrix(wp.transform_get_rotation(body_q[b]))
+        Iw = R * body_inertia[b] * wp.transpose(R)
+        t = t - (ca / (1.0 + ca * h)) * (Iw * wp.spatial_bottom(v))
+    body_f[b] = wp.spatial_vector(f, t)
+
+
+@wp.kernel
+def find_nan_worlds(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
+                    body_world: wp.array(dtype=wp.int32), bad: wp.array(dtype=wp.int32),
+                    count: wp.array(dtype=wp.int32)):
+    b = wp.tid()
+    X = body_q[b]
+    v = body_qd[b]
+    s = float(0.0)
+    for k in range(7):
+        s += X[k]
+    for k in range(6):
+        s += v[k]
+    if not wp.isfinite(s):
+        w = body_world[b]
+        if w >= 0:
+            bad[w] = 1
+        wp.atomic_add(count, 0, 1)
+
+
+@wp.kernel
+def scatter(src: wp.array(dtype=Any), idx: wp.array(dtype=wp.int32), dst: wp.array(dtype=Any)):
+    """dst[idx[i]] = src[i] for any element type (float, vec3, mat33, transform...)."""
+    i = wp.tid()
+    dst[idx[i]] = src[i]
+
+
+@wp.kernel
+def gather(src: wp.array(dtype=Any), idx: wp.array(dtype=wp.int32), dst: wp.array(dtype=Any)):
+    i = wp.tid()
+    dst[i] = src[idx[i]]

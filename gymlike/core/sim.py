@@ -1,0 +1,357 @@
+"""The simulation: envs and actors recorded in Python, one Newton world per env, finalized into a
+Newton Model on first need, stepped by SolverMuJoCo (SIM_PHYSX) or SolverXPBD (SIM_FLEX).
+
+Lifecycle: create_env/create_actor only record (asset, pose, options); `ensure_ready()` (called
+by prepare_sim, simulate, tensor acquires and state access) builds the Newton model once,
+applies every property set so far, creates the solver, and from then on creation is an error.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+import warnings
+
+import numpy as np
+
+from . import kernels as K
+from .asset import Asset, UNLIMITED
+from .enums import (RIGID_BODY_DISABLE_GRAVITY, DofDriveMode, SimType, UpAxis)
+from .errors import (GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError,
+                     SimulationNaNError)
+from .types import (DOF_PROPERTIES_DTYPE, DOF_STATE_DTYPE, PlaneParams, SimParams, Transform, Vec3)
+
+_warned_gpu = False
+
+
+from .runtime import wp as _wp  # noqa: E402
+
+
+def select_device(compute_device_id: int, params: SimParams) -> str:
+    """cuda:<id> for the GPU pipeline when CUDA exists, else cpu (one warning if GPU was asked)."""
+    global _warned_gpu
+    wp = _wp()
+    if params.use_gpu_pipeline:
+        if wp.is_cuda_available() and compute_device_id < wp.get_cuda_device_count():
+            return f"cuda:{compute_device_id}"
+        if not _warned_gpu:
+            warnings.warn("gymlike: use_gpu_pipeline=True but no CUDA device is available; "
+                          "running the whole pipeline on the CPU", RuntimeWarning, stacklevel=3)
+            _warned_gpu = True
+    return "cpu"
+
+
+# ============================================================================ handles
+class Env:
+    """An Isaac Gym env: one Newton world."""
+
+    def __init__(self, sim, index, origin, lower, upper):
+        self.sim = sim
+        self.index = index
+        self.origin = np.asarray(origin, np.float64)
+        self.lower, self.upper = lower, upper
+        self.actors: list[Actor] = []
+        self.body_count = self.dof_count = self.joint_count = self.shape_count = 0
+        self.aggregate = None            # (max_bodies, max_shapes, self_collisions) while open
+
+    def actor(self, handle, what="actor handle") -> "Actor":
+        if isinstance(handle, bool) or not isinstance(handle, (int, np.integer)):
+            raise GymlikeTypeError(f"{what}: expected an int actor handle, got {type(handle).__name__}")
+        if not 0 <= handle < len(self.actors):
+            raise GymlikeIndexError(f"{what} {handle} out of range: env {self.index} has "
+                                    f"{len(self.actors)} actor(s)")
+        return self.actors[handle]
+
+    def __repr__(self):
+        return f"<gymlike Env {self.index} of sim {self.sim.id}: {len(self.actors)} actors>"
+
+
+class Actor:
+    """An actor: an asset placed in an env. Indices here are DOMAIN_ENV (offsets in the env)."""
+
+    def __init__(self, env, handle, asset, pose, name, group, filter_, seg_id):
+        self.env, self.handle, self.asset = env, handle, asset
+        self.pose = Transform(pose.p, pose.r)
+        self.name, self.group, self.filter, self.segmentation_id = name, group, filter_, seg_id
+        self.scale = 1.0
+        self.body0 = env.body_count        # env-domain offsets
+        self.dof0 = env.dof_count
+        self.joint0 = env.joint_count
+        self.shape0 = env.shape_count
+        # Isaac Gym properties of this actor (copies of the asset's, edited by the setters)
+        self.dof_props = asset.dof_props.copy()
+        self.shape_props = asset.shape_props.copy()
+        self.body_mass = asset.body_mass.copy()
+        self.body_com = asset.body_com.copy()
+        self.body_inertia = asset.body_inertia.copy()
+        self.body_flags = asset.body_flags.copy()
+        self.body_colors = {}
+        self.body_segmentation = {}
+        self.pending_dof_state = None      # DOF state set before the model existed
+        self.pending_body_states = None    # body states set before the model existed
+        self.deferred = []                 # state writes to replay once the model exists
+        self.dof_force_sensors = False
+
+    @property
+    def sim_index(self):
+        return self.env.sim.actor_start(self.env) + self.handle
+
+    def __repr__(self):
+        return f"<gymlike Actor '{self.name}' ({self.asset.name}) handle {self.handle} in env {self.env.index}>"
+
+
+# ============================================================================ sim
+class Sim:
+    _next_id = 0
+
+    def __init__(self, gym, compute_device_id, graphics_device_id, sim_type, params):
+        if not isinstance(params, SimParams):
+            raise GymlikeTypeError(f"create_sim: params must be gymapi.SimParams, got {type(params).__name__}")
+        try:
+            sim_type = SimType(int(sim_type))
+        except (ValueError, TypeError):
+            raise GymlikeValueError(f"create_sim: unknown physics engine {sim_type!r}; "
+                                    "expected gymapi.SIM_PHYSX or gymapi.SIM_FLEX") from None
+        _check_params(params)
+        self.gym = gym
+        self.id = Sim._next_id
+        Sim._next_id += 1
+        self.type = sim_type
+        self.params = copy.deepcopy(params)
+        self.compute_device_id = compute_device_id
+        self.graphics_device_id = graphics_device_id
+        self.device = select_device(compute_device_id, params)
+        self.envs: list[Env] = []
+        self.assets: list[Asset] = []
+        self.planes: list[PlaneParams] = []
+        self.static_meshes = []          # (vertices, triangles, Transform, friction, restitution)
+        self.model = None
+        self.solver = None
+        self.time = 0.0
+        self.frame = 0
+        self.start_wall = time.perf_counter()
+        self.destroyed = False
+        self._actor_starts = None
+        self.listeners = []              # objects with on_simulate()/on_state_written() (tensor API)
+        self.step_limit = None           # set by gymlike.run --max-frames
+
+    # ------------------------------------------------------------------ creation
+    def check_alive(self):
+        if self.destroyed:
+            raise GymlikeRuntimeError(f"sim {self.id} was destroyed")
+
+    def check_building(self, what):
+        self.check_alive()
+        if self.model is not None:
+            raise GymlikeRuntimeError(
+                f"{what}: the simulation is already finalized (prepare_sim, simulate, a tensor "
+                "acquire or a state access happened); Isaac Gym does not allow adding envs or "
+                "actors after that. Create all envs and actors first.")
+
+    def add_ground(self, params):
+        self.check_building("add_ground")
+        if not isinstance(params, PlaneParams):
+            raise GymlikeTypeError(f"add_ground: expected gymapi.PlaneParams, got {type(params).__name__}")
+        n = np.array(params.normal.to_tuple(), np.float64)
+        if not np.isfinite(n).all() or np.linalg.norm(n) < 1e-9:
+            raise GymlikeValueError(f"add_ground: plane normal must be a non-zero vector, got {params.normal}")
+        self.planes.append(copy.deepcopy(params))
+
+    def create_env(self, lower, upper, num_per_row):
+        self.check_building("create_env")
+        for nm, v in (("lower", lower), ("upper", upper)):
+            if not isinstance(v, Vec3):
+                raise GymlikeTypeError(f"create_env: {nm} must be gymapi.Vec3, got {type(v).__name__}")
+        if isinstance(num_per_row, bool) or not isinstance(num_per_row, (int, np.integer)) or num_per_row < 1:
+            raise GymlikeValueError(f"create_env: num_per_row must be a positive int, got {num_per_row!r}")
+        i = len(self.envs)
+        col, row = i % num_per_row, i // num_per_row
+        span = upper - lower
+        if self.params.up_axis == UpAxis.UP_AXIS_Y:
+            origin = (col * span.x, 0.0, row * span.z)
+        else:
+            origin = (col * span.x, row * span.y, 0.0)
+        env = Env(self, i, origin, Vec3(lower), Vec3(upper))
+        self.envs.append(env)
+        self._actor_starts = None
+        return env
+
+    def create_actor(self, env, asset, pose, name, group, filter_, seg_id):
+        self.check_building("create_actor")
+        if not isinstance(asset, Asset):
+            raise GymlikeTypeError(f"create_actor: asset must be a gymlike Asset, got {type(asset).__name__}")
+        if asset.sim is not self:
+            raise GymlikeValueError("create_actor: the asset was loaded for another sim")
+        if not isinstance(pose, Transform):
+            raise GymlikeTypeError(f"create_actor: pose must be gymapi.Transform, got {type(pose).__name__}")
+        for nm, v in (("group", group), ("filter", filter_), ("segmentationId", seg_id)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise GymlikeTypeError(f"create_actor: {nm} must be an int, got {v!r}")
+        vals = [pose.p.x, pose.p.y, pose.p.z, pose.r.x, pose.r.y, pose.r.z, pose.r.w]
+        if not np.isfinite(vals).all():
+            raise GymlikeValueError(f"create_actor: pose contains non-finite values: {pose}")
+        if abs(np.linalg.norm(vals[3:]) - 1.0) > 1e-3:
+            raise GymlikeValueError(f"create_actor: pose.r is not a unit quaternion (norm "
+                                    f"{np.linalg.norm(vals[3:]):.4f}): {pose.r}")
+        if env.aggregate is not None:
+            env.aggregate["actors"] += 1
+        a = Actor(env, len(env.actors), asset, pose, name if name is not None else f"actor{len(env.actors)}",
+                  int(group), int(filter_), int(seg_id))
+        a.shape_props["filter"] = a.filter   # Isaac Gym: the actor's filter is every shape's filter
+        env.actors.append(a)
+        env.body_count += asset.body_count
+        env.dof_count += asset.dof_count
+        env.joint_count += asset.joint_count
+        env.shape_count += asset.shape_count
+        self._actor_starts = None
+        return a.handle
+
+    # ------------------------------------------------------------------ indices
+    def actor_start(self, env):
+        """DOMAIN_SIM index of the env's first actor (and body/dof/joint/shape starts)."""
+        if self._actor_starts is None:
+            counts = np.array([[len(e.actors), e.body_count, e.dof_count, e.joint_count, e.shape_count]
+                               for e in self.envs], np.int64).reshape(-1, 5)
+            starts = np.zeros_like(counts)
+            if len(counts):
+                starts[1:] = np.cumsum(counts, 0)[:-1]
+            self._actor_starts = starts
+            self._totals = counts.sum(0) if len(counts) else np.zeros(5, np.int64)
+        return int(self._actor_starts[env.index, 0])
+
+    def env_start(self, env, kind):
+        self.actor_start(env)
+        return int(self._actor_starts[env.index, {"actor": 0, "body": 1, "dof": 2, "joint": 3, "shape": 4}[kind]])
+
+    def total(self, kind):
+        if not self.envs:
+            return 0
+        self.actor_start(self.envs[0])
+        return int(self._totals[{"actor": 0, "body": 1, "dof": 2, "joint": 3, "shape": 4}[kind]])
+
+    def all_actors(self):
+        return [a for e in self.envs for a in e.actors]
+
+    # ------------------------------------------------------------------ finalize
+    @property
+    def finalized(self):
+        return self.model is not None
+
+    def ensure_ready(self, what="this call"):
+        """Build the Newton model and solver once (the point after which creation is closed)."""
+        self.check_alive()
+        if self.solver is not None:
+            return
+        if not self.envs or not any(e.actors for e in self.envs):
+            raise GymlikeRuntimeError(f"{what}: the sim has no actors yet; create envs and actors first")
+        from .build import build_model
+        build_model(self)
+
+    def prepare_sim(self):
+        self.ensure_ready("prepare_sim")
+        return True
+
+    # ------------------------------------------------------------------ stepping
+    def simulate(self):
+        self.ensure_ready("simulate")
+        if self.step_limit is not None:
+            self.step_limit(self)
+        wp = _wp()
+        n_sub = max(1, int(self.params.substeps))
+        h = float(self.params.dt) / n_sub
+        d = self.dev
+        if d.efforts_pending:
+            wp.launch(K.apply_dof_efforts, dim=d.num_dofs, device=self.device,
+                      inputs=[d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_qd, self.control.joint_f])
+        need_wrench = d.forces_pending or d.passive_forces
+        for _ in range(n_sub):
+            s_in, s_out = self.state, self.state_next
+            if need_wrench:
+                wp.launch(K.body_wrenches, dim=d.num_bodies, device=self.device,
+                          inputs=[s_in.body_q, s_in.body_qd, self.model.body_mass, self.model.body_inertia,
+                                  self.model.body_world, self.model.gravity, d.body_force, d.no_gravity,
+                                  d.lin_damp, d.ang_damp, h, s_in.body_f])
+            else:
+                s_in.body_f.zero_()
+            if self.pipeline is not None and self.contacts is not None and self.type == SimType.SIM_FLEX:
+                self.pipeline.collide(s_in, self.contacts)
+            self.solver.step(s_in, s_out, self.control, self.contacts, h, **self.step_kwargs)
+            self.state, self.state_next = s_out, s_in
+        self.joint_state_stale = self.type == SimType.SIM_FLEX   # XPBD writes bodies only
+        # efforts and body forces last one simulate() call
+        if d.efforts_pending:
+            self.control.joint_f.zero_()
+            d.dof_effort.zero_()
+            d.efforts_pending = False
+        if d.forces_pending:
+            d.body_force.zero_()
+            d.forces_pending = False
+        self.time += float(self.params.dt)
+        self.frame += 1
+        for listener in self.listeners:
+            listener.on_simulate()
+        if self.check_nan:
+            self._check_nan()
+
+    def state_written(self):
+        """Called after any write into the simulated state (listeners: tensor buffers)."""
+        for listener in self.listeners:
+            fn = getattr(listener, "on_state_written", None)
+            if fn is not None:
+                fn()
+
+    def sync_joint_state(self):
+        """Make joint_q/joint_qd current (XPBD only writes body_q/body_qd)."""
+        if self.joint_state_stale:
+            import newton
+            newton.eval_ik(self.model, self.state, self.state.joint_q, self.state.joint_qd)
+            self.joint_state_stale = False
+
+    def _check_nan(self):
+        wp = _wp()
+        d = self.dev
+        d.nan_count.zero_()
+        d.nan_worlds.zero_()
+        wp.launch(K.find_nan_worlds, dim=d.num_bodies, device=self.device,
+                  inputs=[self.state.body_q, self.state.body_qd, self.model.body_world, d.nan_worlds, d.nan_count])
+        if int(d.nan_count.numpy()[0]):
+            bad = np.nonzero(d.nan_worlds.numpy())[0].tolist()
+            shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
+            raise SimulationNaNError(
+                f"simulate: the state became NaN/inf in env(s) {shown} at frame {self.frame}; "
+                "check gains (too stiff for dt), masses and applied forces, then reset those envs")
+
+    # ------------------------------------------------------------------ params
+    def set_params(self, params):
+        if not isinstance(params, SimParams):
+            raise GymlikeTypeError(f"set_sim_params: expected gymapi.SimParams, got {type(params).__name__}")
+        _check_params(params)
+        if params.up_axis != self.params.up_axis and self.finalized:
+            raise GymlikeValueError("set_sim_params: up_axis cannot change after the sim is finalized")
+        self.params = copy.deepcopy(params)
+        if self.finalized:
+            self.apply_gravity()
+
+    def apply_gravity(self):
+        import newton
+        g = self.params.gravity
+        self.model.set_gravity((g.x, g.y, g.z))
+        if self.solver is not None:
+            self.solver.notify_model_changed(newton.ModelFlags.MODEL_PROPERTIES)
+
+    def destroy(self):
+        self.destroyed = True
+        self.model = self.solver = self.state = self.state_next = self.control = None
+
+
+def _check_params(p):
+    if not (isinstance(p.dt, (int, float)) and p.dt > 0 and np.isfinite(p.dt)):
+        raise GymlikeValueError(f"SimParams.dt must be a positive number, got {p.dt!r}")
+    if isinstance(p.substeps, bool) or not isinstance(p.substeps, (int, np.integer)) or p.substeps < 1:
+        raise GymlikeValueError(f"SimParams.substeps must be an int >= 1, got {p.substeps!r}")
+    if not isinstance(p.gravity, Vec3):
+        raise GymlikeTypeError(f"SimParams.gravity must be gymapi.Vec3, got {type(p.gravity).__name__}")
+    try:
+        UpAxis(int(p.up_axis))
+    except (ValueError, TypeError):
+        raise GymlikeValueError(f"SimParams.up_axis must be UP_AXIS_Y or UP_AXIS_Z, got {p.up_axis!r}") from None

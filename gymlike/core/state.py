@@ -1,0 +1,252 @@
+"""Handle-API state access: rigid body states and DOF states as Isaac Gym structured arrays.
+
+Frames: actor- and env-level states are in the env frame (env origin subtracted), sim-level
+states in the sim (global) frame. Writes go through joint coordinates so every solver sees them:
+body poses -> eval_ik -> joint_q -> eval_fk (MuJoCo reads joint_q, XPBD reads body_q)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import props as P
+from .enums import STATE_POS, STATE_VEL
+from .errors import GymlikeTypeError, GymlikeValueError
+from .sim import _wp
+from .types import DOF_STATE_DTYPE, RIGID_BODY_STATE_DTYPE
+
+
+# ---------------------------------------------------------------------------- validation
+def _flags(flags, what):
+    if isinstance(flags, bool) or not isinstance(flags, (int, np.integer)) or not 0 <= int(flags) <= 3:
+        raise GymlikeValueError(f"{what}: flags must be STATE_NONE/POS/VEL/ALL (0..3), got {flags!r}")
+    return int(flags)
+
+
+def _check_array(arr, dtype, n, what):
+    if not isinstance(arr, np.ndarray):
+        raise GymlikeTypeError(f"{what}: expected a numpy array of {dtype_name(dtype)}, got {type(arr).__name__}")
+    if arr.dtype != dtype:
+        raise GymlikeTypeError(f"{what}: expected dtype {dtype_name(dtype)}, got {arr.dtype}")
+    if arr.shape != (n,):
+        raise GymlikeValueError(f"{what}: expected {n} element(s), got shape {arr.shape}")
+    flat = arr.view(np.float32)
+    if not np.isfinite(flat).all():
+        raise GymlikeValueError(f"{what}: the array contains NaN or inf")
+
+
+def dtype_name(dtype):
+    return {RIGID_BODY_STATE_DTYPE: "gymapi.RigidBodyState.dtype", DOF_STATE_DTYPE: "gymapi.DofState.dtype"}.get(dtype, str(dtype))
+
+
+# ---------------------------------------------------------------------------- rigid bodies
+def _body_rows(sim, b0, n):
+    """(n, 13) float32 [pose(7), vel(6)] of Newton bodies b0..b0+n in the sim frame."""
+    st = sim.state
+    q = st.body_q[b0:b0 + n].numpy()
+    qd = st.body_qd[b0:b0 + n].numpy()
+    return np.concatenate([q, qd], 1).astype(np.float32)
+
+
+def _rows_to_states(rows, origin, flags):
+    out = np.zeros(len(rows), RIGID_BODY_STATE_DTYPE)
+    v = out.view(np.float32).reshape(-1, 13)
+    if flags & STATE_POS:
+        v[:, 0:7] = rows[:, 0:7]
+        if origin is not None:
+            v[:, 0:3] -= origin.astype(np.float32)
+    if flags & STATE_VEL:
+        v[:, 7:13] = rows[:, 7:13]
+    return out
+
+
+def get_body_states(sim, b0, n, origin, flags, what):
+    flags = _flags(flags, what)
+    sim.ensure_ready(what)
+    return _rows_to_states(_body_rows(sim, b0, n), origin, flags)
+
+
+def defer_body_states(actor, states, flags):
+    """Record body states set before the model exists (read back by actor_rest_body_states)."""
+    cur = actor_rest_body_states(actor, STATE_POS | STATE_VEL)
+    if flags & STATE_POS:
+        cur["pose"] = states["pose"]
+    if flags & STATE_VEL:
+        cur["vel"] = states["vel"]
+    actor.pending_body_states = cur
+
+
+def defer_dof_states(actor, states, flags):
+    cur = actor_default_dof_states(actor, STATE_POS | STATE_VEL)
+    if flags & STATE_POS:
+        cur["pos"] = states["pos"]
+    if flags & STATE_VEL:
+        cur["vel"] = states["vel"]
+    actor.pending_dof_state = cur
+    actor.pending_body_states = None   # the link poses now follow these DOF positions
+
+
+def actor_rest_body_states(actor, flags):
+    """Body states before the sim's model exists: the last body states set, or forward kinematics
+    of the asset at the pending (or default) DOF positions placed at the actor pose."""
+    if actor.pending_body_states is not None:
+        return _rows_to_states(actor.pending_body_states.view(np.float32).reshape(-1, 13), None, flags)
+    import warp as wp
+    newton = __import__("gymlike.core.runtime", fromlist=["newton"]).newton()
+    asset = actor.asset
+    model = asset.fk_model(actor.scale)
+    jq = model.joint_q.numpy().copy()
+    if actor.pending_dof_state is not None and asset.dof_count:
+        jq[asset.dof_q] = actor.pending_dof_state["pos"]
+    state = model.state()
+    state.joint_q.assign(jq)
+    newton.eval_fk(model, state.joint_q, state.joint_qd, state)
+    X = wp.transform(wp.vec3(*actor.pose.p.to_tuple()), wp.quat(*actor.pose.r.to_tuple()))
+    rows = np.zeros((asset.body_count, 13), np.float32)
+    for i, bq in enumerate(state.body_q.numpy()):
+        rows[i, :7] = np.array(wp.transform_multiply(X, wp.transform(wp.vec3(*bq[:3]), wp.quat(*bq[3:]))), np.float32)
+    return _rows_to_states(rows, None, flags)
+
+
+def set_body_states(sim, b0, states, origin, flags, what):
+    """Write body states (structured array) of Newton bodies b0..b0+len-1 (whole actors)."""
+    flags = _flags(flags, what)
+    if flags == 0:
+        return
+    wp = _wp()
+    import newton
+    h = sim.host
+    n = len(states)
+    rows = states.view(np.float32).reshape(-1, 13).astype(np.float32).copy()
+    if origin is not None:
+        rows[:, 0:3] += origin.astype(np.float32)
+    q = rows[:, 0:7]
+    norms = np.linalg.norm(q[:, 3:7], axis=1)
+    if flags & STATE_POS and (norms < 1e-6).any():
+        bad = int(np.argmax(norms < 1e-6))
+        raise GymlikeValueError(f"{what}: row {bad} has a zero quaternion")
+    q[:, 3:7] /= np.maximum(norms, 1e-12)[:, None]
+    sim.sync_joint_state()
+    st = sim.state
+    idx = np.arange(b0, b0 + n)
+    if flags & STATE_POS:
+        P.scatter(sim, st.body_q, idx, q, wp.transform)
+    if flags & STATE_VEL:
+        P.scatter(sim, st.body_qd, idx, rows[:, 7:13], wp.spatial_vector)
+    # actors touched by this write
+    a_lo = np.searchsorted(h.actor_body0, b0, side="right") - 1
+    a_hi = np.searchsorted(h.actor_body0, b0 + n, side="left")
+    actors = np.arange(max(a_lo, 0), a_hi)
+    if flags & STATE_POS:
+        _move_fixed_roots(sim, actors, idx, q)
+    arts = wp.array(h.actor_articulation[actors].astype(np.int32), dtype=wp.int32, device=sim.device)
+    newton.eval_ik(sim.model, st, st.joint_q, st.joint_qd, indices=arts)
+    newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st, indices=arts)
+    sim.state_written()
+
+
+def _move_fixed_roots(sim, actors, idx, q):
+    """A fixed-base actor's root pose lives in its root joint's parent transform (a Model edit)."""
+    wp = _wp()
+    h = sim.host
+    fixed = [a for a in actors if not h.actor_floating[a]]
+    if not fixed:
+        return
+    X_c = sim.model.joint_X_c.numpy()
+    rows, vals = [], []
+    for a in fixed:
+        rb = int(h.actor_body0[a])
+        k = int(np.nonzero(idx == rb)[0][0]) if (idx == rb).any() else -1
+        if k < 0:
+            continue
+        j = int(h.actor_joint0[a])
+        X_wc = wp.transform(wp.vec3(*q[k, 0:3]), wp.quat(*q[k, 3:7]))
+        xc = X_c[j]
+        X_p = wp.transform_multiply(X_wc, wp.transform(wp.vec3(*xc[0:3]), wp.quat(*xc[3:7])))
+        rows.append(j)
+        vals.append(np.array(X_p, np.float32))
+    if rows:
+        P.scatter(sim, sim.model.joint_X_p, rows, np.array(vals, np.float32), wp.transform)
+        P.notify(sim, "JOINT_PROPERTIES")
+
+
+# ---------------------------------------------------------------------------- DOFs
+def get_dof_states(sim, actor_index, flags, what):
+    flags = _flags(flags, what)
+    h = sim.host
+    sim.sync_joint_state()
+    s = slice(int(h.actor_dof0[actor_index]), int(h.actor_dof0[actor_index] + h.actor_ndof[actor_index]))
+    out = np.zeros(s.stop - s.start, DOF_STATE_DTYPE)
+    if out.size == 0:
+        return out
+    q0, nq = int(h.actor_q0[actor_index]), int(h.actor_nq[actor_index])
+    qd0, nqd = int(h.actor_qd0[actor_index]), int(h.actor_nqd[actor_index])
+    if flags & STATE_POS:
+        out["pos"] = sim.state.joint_q[q0:q0 + nq].numpy()[h.dof_q[s] - q0]
+    if flags & STATE_VEL:
+        out["vel"] = sim.state.joint_qd[qd0:qd0 + nqd].numpy()[h.dof_qd[s] - qd0]
+    return out
+
+
+def actor_default_dof_states(actor, flags):
+    out = np.zeros(actor.asset.dof_count, DOF_STATE_DTYPE)
+    if actor.pending_dof_state is not None:
+        out[:] = actor.pending_dof_state
+    else:
+        jq = np.asarray(actor.asset.builder(actor.scale, True).joint_q, np.float32)
+        out["pos"] = jq[actor.asset.dof_q] if len(jq) else 0.0
+    if not flags & STATE_POS:
+        out["pos"] = 0
+    if not flags & STATE_VEL:
+        out["vel"] = 0
+    return out
+
+
+def set_dof_states(sim, actor_indices, states, flags, what):
+    """Write DOF states of whole actors (states concatenated in actor order)."""
+    flags = _flags(flags, what)
+    if flags == 0 or len(states) == 0:
+        return
+    wp = _wp()
+    import newton
+    h = sim.host
+    dofs = np.concatenate([np.arange(h.actor_dof0[a], h.actor_dof0[a] + h.actor_ndof[a]) for a in actor_indices])
+    sim.sync_joint_state()
+    st = sim.state
+    if flags & STATE_POS:
+        P.scatter(sim, st.joint_q, h.dof_q[dofs], states["pos"].astype(np.float32))
+    if flags & STATE_VEL:
+        P.scatter(sim, st.joint_qd, h.dof_qd[dofs], states["vel"].astype(np.float32))
+    arts = wp.array(h.actor_articulation[np.asarray(actor_indices)].astype(np.int32), dtype=wp.int32, device=sim.device)
+    newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st, indices=arts)
+    sim.state_written()
+
+
+# ---------------------------------------------------------------------------- frames
+def joint_world_frames(sim, actor_index, asset):
+    """World transforms (n_ig_joints, 7) of the actor's Isaac Gym joints: parent body pose *
+    joint_X_p; and the world axis of every DOF (n_dofs, 3)."""
+    import warp as wp
+    h = sim.host
+    j0 = int(h.actor_joint0[actor_index])
+    model = sim.model
+    parents = model.joint_parent.numpy()
+    X_p = model.joint_X_p.numpy()
+    axes = model.joint_axis.numpy()
+    body_q = sim.state.body_q.numpy()
+    frames = []
+    for nj in asset.joint_newton:
+        j = j0 + int(nj)
+        p = parents[j]
+        Xp = wp.transform(wp.vec3(*X_p[j][0:3]), wp.quat(*X_p[j][3:7]))
+        if p >= 0:
+            Xb = wp.transform(wp.vec3(*body_q[p][0:3]), wp.quat(*body_q[p][3:7]))
+            Xp = wp.transform_multiply(Xb, Xp)
+        frames.append(np.array(Xp, np.float64))
+    frames = np.array(frames, np.float64).reshape(-1, 7)
+    dof_axes = np.zeros((asset.dof_count, 3))
+    for k in range(asset.dof_count):
+        X = frames[asset.dof_joint[k]]
+        q = wp.quat(*X[3:7])
+        a = axes[int(h.actor_qd0[actor_index]) + int(asset.dof_qd[k])]
+        dof_axes[k] = np.array(wp.quat_rotate(q, wp.vec3(*a)))
+    return frames, dof_axes

@@ -1,0 +1,664 @@
+"""Isaac Gym value types (Vec3, Quat, Transform, ...), their numpy dtypes, and parameter structs.
+
+Quaternions are (x, y, z, w), scalar last, as in Isaac Gym and Newton. Parameter structs reject
+unknown attribute names (a typo such as `sim_params.phyx` is an error, not a silently ignored
+attribute), like Isaac Gym's pybind11 classes."""
+
+from __future__ import annotations
+
+import difflib
+import math
+
+import numpy as np
+
+from .enums import (ContactCollection, DofDriveMode, MeshNormalMode, SoftMaterialType, UpAxis,
+                    UsdMaterialMode)
+from .errors import GymlikeTypeError
+
+# ----------------------------------------------------------------------------- numpy dtypes
+VEC3_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4")])
+QUAT_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("w", "<f4")])
+TRANSFORM_DTYPE = np.dtype([("p", VEC3_DTYPE), ("r", QUAT_DTYPE)])
+VELOCITY_DTYPE = np.dtype([("linear", VEC3_DTYPE), ("angular", VEC3_DTYPE)])
+RIGID_BODY_STATE_DTYPE = np.dtype([("pose", TRANSFORM_DTYPE), ("vel", VELOCITY_DTYPE)])
+DOF_STATE_DTYPE = np.dtype([("pos", "<f4"), ("vel", "<f4")])
+DOF_FRAME_DTYPE = np.dtype([("origin", VEC3_DTYPE), ("axis", VEC3_DTYPE)])
+DOF_PROPERTIES_DTYPE = np.dtype([
+    ("hasLimits", "?"), ("lower", "<f4"), ("upper", "<f4"), ("driveMode", "<i4"),
+    ("velocity", "<f4"), ("effort", "<f4"), ("stiffness", "<f4"), ("damping", "<f4"),
+    ("friction", "<f4"), ("armature", "<f4"),
+])
+VEC2_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4")])
+INT2_DTYPE = np.dtype([("x", "<i4"), ("y", "<i4")])
+INT3_DTYPE = np.dtype([("x", "<i4"), ("y", "<i4"), ("z", "<i4")])
+RIGID_CONTACT_DTYPE = np.dtype([
+    ("env0", "<i4"), ("env1", "<i4"), ("body0", "<i4"), ("body1", "<i4"),
+    ("localPos0", VEC3_DTYPE), ("localPos1", VEC3_DTYPE), ("minDist", "<f4"),
+    ("initialOverlap", "<f4"), ("normal", VEC3_DTYPE), ("offset0", VEC3_DTYPE),
+    ("offset1", VEC3_DTYPE), ("lambda", "<f4"), ("lambdaFriction", VEC2_DTYPE),
+    ("friction", "<f4"), ("torsionFriction", "<f4"), ("rollingFriction", "<f4"),
+])
+PARTICLE_STATE_DTYPE = np.dtype([("position", QUAT_DTYPE), ("velocity", VEC3_DTYPE),
+                                 ("normal", QUAT_DTYPE)])
+
+
+def _from_buffer(dtype):
+    def from_buffer(buf):
+        return np.frombuffer(buf, dtype=dtype)
+    return staticmethod(from_buffer)
+
+
+def _num(v, what):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise GymlikeTypeError(f"{what}: expected a number, got {type(v).__name__} {v!r}") from None
+
+
+# ----------------------------------------------------------------------------- vectors
+class Vec2:
+    __slots__ = ("x", "y")
+    dtype = VEC2_DTYPE
+    from_buffer = _from_buffer(VEC2_DTYPE)
+
+    def __init__(self, x=0.0, y=0.0):
+        self.x = _num(x, "Vec2.x")
+        self.y = _num(y, "Vec2.y")
+
+    def __add__(self, o):
+        return Vec2(self.x + o.x, self.y + o.y)
+
+    def __sub__(self, o):
+        return Vec2(self.x - o.x, self.y - o.y)
+
+    def __mul__(self, s):
+        return Vec2(self.x * s, self.y * s)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, s):
+        return Vec2(self.x / s, self.y / s)
+
+    def __neg__(self):
+        return Vec2(-self.x, -self.y)
+
+    def __getstate__(self):
+        return (self.x, self.y)
+
+    def __setstate__(self, s):
+        self.x, self.y = s
+
+    def __repr__(self):
+        return f"Vec2({self.x:g}, {self.y:g})"
+
+
+class Vec3:
+    """3-vector with the arithmetic Isaac Gym scripts use."""
+    __slots__ = ("x", "y", "z")
+    dtype = VEC3_DTYPE
+    from_buffer = _from_buffer(VEC3_DTYPE)
+
+    def __init__(self, x=0.0, y=0.0, z=0.0):
+        if isinstance(x, Vec3):  # copy constructor, convenient and harmless
+            x, y, z = x.x, x.y, x.z
+        self.x = _num(x, "Vec3.x")
+        self.y = _num(y, "Vec3.y")
+        self.z = _num(z, "Vec3.z")
+
+    def __add__(self, o):
+        return Vec3(self.x + o.x, self.y + o.y, self.z + o.z)
+
+    def __sub__(self, o):
+        return Vec3(self.x - o.x, self.y - o.y, self.z - o.z)
+
+    def __mul__(self, s):
+        if isinstance(s, Vec3):
+            return Vec3(self.x * s.x, self.y * s.y, self.z * s.z)
+        return Vec3(self.x * s, self.y * s, self.z * s)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, s):
+        return Vec3(self.x / s, self.y / s, self.z / s)
+
+    def __neg__(self):
+        return Vec3(-self.x, -self.y, -self.z)
+
+    def __eq__(self, o):
+        return isinstance(o, Vec3) and (self.x, self.y, self.z) == (o.x, o.y, o.z)
+
+    __hash__ = None
+
+    def dot(self, o):
+        return self.x * o.x + self.y * o.y + self.z * o.z
+
+    def cross(self, o):
+        return Vec3(self.y * o.z - self.z * o.y, self.z * o.x - self.x * o.z,
+                    self.x * o.y - self.y * o.x)
+
+    def length_sq(self):
+        return self.dot(self)
+
+    def length(self):
+        return math.sqrt(self.dot(self))
+
+    def normalize(self):
+        n = self.length()
+        return Vec3(self) if n == 0.0 else self / n
+
+    def to_tuple(self):
+        return (self.x, self.y, self.z)
+
+    def __iter__(self):
+        return iter((self.x, self.y, self.z))
+
+    def __getstate__(self):
+        return (self.x, self.y, self.z)
+
+    def __setstate__(self, s):
+        self.x, self.y, self.z = s
+
+    def __repr__(self):
+        return f"Vec3({self.x:g}, {self.y:g}, {self.z:g})"
+
+
+class Quat:
+    """Unit quaternion (x, y, z, w)."""
+    __slots__ = ("x", "y", "z", "w")
+    dtype = QUAT_DTYPE
+    from_buffer = _from_buffer(QUAT_DTYPE)
+
+    def __init__(self, x=0.0, y=0.0, z=0.0, w=1.0):
+        self.x = _num(x, "Quat.x")
+        self.y = _num(y, "Quat.y")
+        self.z = _num(z, "Quat.z")
+        self.w = _num(w, "Quat.w")
+
+    @staticmethod
+    def from_axis_angle(axis, angle):
+        a = Vec3(axis).normalize()
+        s = math.sin(0.5 * angle)
+        return Quat(a.x * s, a.y * s, a.z * s, math.cos(0.5 * angle))
+
+    @staticmethod
+    def from_euler_zyx(x, y, z):
+        """Rotation about X by `x`, then Y by `y`, then Z by `z` (all in the fixed frame)."""
+        return (Quat.from_axis_angle(Vec3(0, 0, 1), z) * Quat.from_axis_angle(Vec3(0, 1, 0), y)
+                * Quat.from_axis_angle(Vec3(1, 0, 0), x))
+
+    def to_euler_zyx(self):
+        """Inverse of from_euler_zyx: returns (x, y, z) angles."""
+        x, y, z, w = self.x, self.y, self.z, self.w
+        roll = math.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
+        sinp = max(-1.0, min(1.0, 2.0 * (w * y - z * x)))
+        pitch = math.asin(sinp)
+        yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+        return (roll, pitch, yaw)
+
+    def __mul__(self, q):
+        if not isinstance(q, Quat):
+            raise GymlikeTypeError(f"Quat * expects a Quat, got {type(q).__name__}")
+        ax, ay, az, aw = self.x, self.y, self.z, self.w
+        bx, by, bz, bw = q.x, q.y, q.z, q.w
+        return Quat(aw * bx + ax * bw + ay * bz - az * by,
+                    aw * by - ax * bz + ay * bw + az * bx,
+                    aw * bz + ax * by - ay * bx + az * bw,
+                    aw * bw - ax * bx - ay * by - az * bz)
+
+    def __eq__(self, o):
+        return isinstance(o, Quat) and (self.x, self.y, self.z, self.w) == (o.x, o.y, o.z, o.w)
+
+    __hash__ = None
+
+    def inverse(self):
+        n = self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w
+        return Quat(-self.x / n, -self.y / n, -self.z / n, self.w / n)
+
+    def normalize(self):
+        n = math.sqrt(self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w)
+        return Quat(self.x / n, self.y / n, self.z / n, self.w / n)
+
+    def rotate(self, v):
+        # v' = v + 2w (q x v) + 2 q x (q x v)
+        qv = Vec3(self.x, self.y, self.z)
+        t = qv.cross(v) * 2.0
+        return v + t * self.w + qv.cross(t)
+
+    def to_tuple(self):
+        return (self.x, self.y, self.z, self.w)
+
+    def __iter__(self):
+        return iter((self.x, self.y, self.z, self.w))
+
+    def __getstate__(self):
+        return (self.x, self.y, self.z, self.w)
+
+    def __setstate__(self, s):
+        self.x, self.y, self.z, self.w = s
+
+    def __repr__(self):
+        return f"Quat({self.x:g}, {self.y:g}, {self.z:g}, {self.w:g})"
+
+
+class Transform:
+    """Rigid transform: rotation `r` then translation `p`."""
+    __slots__ = ("p", "r")
+    dtype = TRANSFORM_DTYPE
+    from_buffer = _from_buffer(TRANSFORM_DTYPE)
+
+    def __init__(self, p=None, r=None):
+        if p is not None and not isinstance(p, Vec3):
+            raise GymlikeTypeError(f"Transform.p: expected Vec3, got {type(p).__name__}")
+        if r is not None and not isinstance(r, Quat):
+            raise GymlikeTypeError(f"Transform.r: expected Quat, got {type(r).__name__}")
+        self.p = Vec3(p) if p is not None else Vec3()
+        self.r = Quat(*r) if r is not None else Quat()
+
+    def __setattr__(self, name, value):
+        if name == "p" and not isinstance(value, Vec3):
+            raise GymlikeTypeError(f"Transform.p: expected Vec3, got {type(value).__name__}")
+        if name == "r" and not isinstance(value, Quat):
+            raise GymlikeTypeError(f"Transform.r: expected Quat, got {type(value).__name__}")
+        object.__setattr__(self, name, value)
+
+    def __mul__(self, o):
+        return Transform(self.p + self.r.rotate(o.p), self.r * o.r)
+
+    def inverse(self):
+        ri = self.r.inverse()
+        return Transform(-ri.rotate(self.p), ri)
+
+    def transform_point(self, v):
+        return self.p + self.r.rotate(v)
+
+    def transform_vector(self, v):
+        return self.r.rotate(v)
+
+    def transform_points(self, pts):
+        return transform(np.broadcast_to(self.to_numpy(), np.shape(pts)), pts)
+
+    def transform_vectors(self, vecs):
+        r = np.empty(np.shape(vecs), QUAT_DTYPE)
+        r[...] = self.r.to_tuple()
+        return rotate(r, vecs)
+
+    def to_numpy(self):
+        a = np.zeros((), TRANSFORM_DTYPE)
+        a["p"] = self.p.to_tuple()
+        a["r"] = self.r.to_tuple()
+        return a
+
+    def __getstate__(self):
+        return (self.p.__getstate__(), self.r.__getstate__())
+
+    def __setstate__(self, s):
+        object.__setattr__(self, "p", Vec3(*s[0]))
+        object.__setattr__(self, "r", Quat(*s[1]))
+
+    def __repr__(self):
+        return f"Transform(p={self.p!r}, r={self.r!r})"
+
+
+class Velocity:
+    __slots__ = ("linear", "angular")
+    dtype = VELOCITY_DTYPE
+    from_buffer = _from_buffer(VELOCITY_DTYPE)
+
+    def __init__(self, p=None, q=None):
+        self.linear = Vec3(p) if p is not None else Vec3()
+        self.angular = Vec3(q) if q is not None else Vec3()
+
+    def __repr__(self):
+        return f"Velocity(linear={self.linear!r}, angular={self.angular!r})"
+
+
+class RigidBodyState:
+    __slots__ = ("pose", "vel")
+    dtype = RIGID_BODY_STATE_DTYPE
+    from_buffer = _from_buffer(RIGID_BODY_STATE_DTYPE)
+
+    def __init__(self):
+        self.pose = Transform()
+        self.vel = Velocity()
+
+
+class DofState:
+    __slots__ = ("pos", "vel")
+    dtype = DOF_STATE_DTYPE
+    from_buffer = _from_buffer(DOF_STATE_DTYPE)
+
+    def __init__(self, pos=0.0, vel=0.0):
+        self.pos = float(pos)
+        self.vel = float(vel)
+
+
+class DofFrame:
+    __slots__ = ("origin", "axis")
+    dtype = DOF_FRAME_DTYPE
+    from_buffer = _from_buffer(DOF_FRAME_DTYPE)
+
+    def __init__(self, origin=None, axis=None):
+        self.origin = Vec3(origin) if origin is not None else Vec3()
+        self.axis = Vec3(axis) if axis is not None else Vec3()
+
+    def __repr__(self):
+        return f"DofFrame(origin={self.origin!r}, axis={self.axis!r})"
+
+
+class Int2:
+    __slots__ = ("x", "y")
+    dtype = INT2_DTYPE
+
+    def __init__(self, x=0, y=0):
+        self.x, self.y = int(x), int(y)
+
+    def __repr__(self):
+        return f"Int2({self.x}, {self.y})"
+
+
+class Int3:
+    __slots__ = ("x", "y", "z")
+    dtype = INT3_DTYPE
+
+    def __init__(self, x=0, y=0, z=0):
+        self.x, self.y, self.z = int(x), int(y), int(z)
+
+
+class Mat33:
+    __slots__ = ("x", "y", "z")
+
+    def __init__(self):
+        self.x, self.y, self.z = Vec3(), Vec3(), Vec3()
+
+    @staticmethod
+    def from_numpy(m):
+        out = Mat33()
+        out.x, out.y, out.z = (Vec3(*map(float, m[i])) for i in range(3))
+        return out
+
+    def to_numpy(self):
+        return np.array([self.x.to_tuple(), self.y.to_tuple(), self.z.to_tuple()], np.float64)
+
+    def __repr__(self):
+        return f"Mat33({self.x!r}, {self.y!r}, {self.z!r})"
+
+
+class Mat44:
+    __slots__ = ("x", "y", "z", "w")
+
+    def __init__(self):
+        self.x, self.y, self.z, self.w = Quat(0, 0, 0, 0), Quat(0, 0, 0, 0), Quat(0, 0, 0, 0), Quat(0, 0, 0, 0)
+
+
+# ----------------------------------------------------------------------------- numpy helpers
+# Vectorised versions of the maths above, on structured arrays (gymapi.rotate, gymapi.transform...).
+def _q(a):
+    return np.stack([a["x"], a["y"], a["z"], a["w"]], -1).astype(np.float64)
+
+
+def _v(a):
+    return np.stack([a["x"], a["y"], a["z"]], -1).astype(np.float64)
+
+
+def _to_vec3_array(v):
+    out = np.empty(v.shape[:-1], VEC3_DTYPE)
+    out["x"], out["y"], out["z"] = v[..., 0], v[..., 1], v[..., 2]
+    return out
+
+
+def _to_quat_array(q):
+    out = np.empty(q.shape[:-1], QUAT_DTYPE)
+    out["x"], out["y"], out["z"], out["w"] = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    return out
+
+
+def _rot(q, v):
+    u, w = q[..., :3], q[..., 3:4]
+    t = 2.0 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)
+
+
+def rotate(quats, vecs):
+    return _to_vec3_array(_rot(_q(quats), _v(vecs)))
+
+
+def rotate_inverse(quats, vecs):
+    q = _q(quats)
+    q[..., :3] *= -1.0
+    return _to_vec3_array(_rot(q, _v(vecs)))
+
+
+def transform(transforms, vecs):
+    return _to_vec3_array(_rot(_q(transforms["r"]), _v(vecs)) + _v(transforms["p"]))
+
+
+def transform_inverse(transforms, vecs):
+    q = _q(transforms["r"])
+    q[..., :3] *= -1.0
+    return _to_vec3_array(_rot(q, _v(vecs) - _v(transforms["p"])))
+
+
+def dot(a, b):
+    return np.sum(_v(a) * _v(b), -1).astype(np.float32)
+
+
+def cross(a, b):
+    return _to_vec3_array(np.cross(_v(a), _v(b)))
+
+
+def quats_to_eulers_zyx(quats):
+    q = _q(quats)
+    x, y, z, w = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    roll = np.arctan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
+    pitch = np.arcsin(np.clip(2 * (w * y - z * x), -1, 1))
+    yaw = np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+    return _to_vec3_array(np.stack([roll, pitch, yaw], -1))
+
+
+def eulers_to_quats_zyx(eulers):
+    e = _v(eulers)
+    cr, sr = np.cos(e[..., 0] / 2), np.sin(e[..., 0] / 2)
+    cp, sp = np.cos(e[..., 1] / 2), np.sin(e[..., 1] / 2)
+    cy, sy = np.cos(e[..., 2] / 2), np.sin(e[..., 2] / 2)
+    q = np.stack([sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy,
+                  cr * cp * sy - sr * sp * cy, cr * cp * cy + sr * sp * sy], -1)
+    return _to_quat_array(q)
+
+
+# ----------------------------------------------------------------------------- parameter structs
+class _Struct:
+    """Attribute bag with fixed field names and per-instance defaults.
+
+    Subclasses define `_defaults` (name -> default value or zero-arg factory)."""
+    _defaults: dict = {}
+
+    def __init__(self, **kwargs):
+        for name, default in self._defaults.items():
+            # classes and lambdas are factories, so mutable defaults are never shared
+            object.__setattr__(self, name, default() if callable(default) else default)
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+
+    def __setattr__(self, name, value):
+        if name not in self._defaults:
+            close = difflib.get_close_matches(name, self._defaults, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise AttributeError(f"{type(self).__name__} has no attribute '{name}'{hint}")
+        object.__setattr__(self, name, value)
+
+    def __getstate__(self):
+        return {k: getattr(self, k) for k in self._defaults}
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+
+    def __repr__(self):
+        fields = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._defaults)
+        return f"{type(self).__name__}({fields})"
+
+    def copy(self):
+        import copy
+        return copy.deepcopy(self)
+
+
+class PhysXParams(_Struct):
+    _defaults = dict(
+        num_threads=4, solver_type=1, num_position_iterations=4, num_velocity_iterations=1,
+        contact_offset=0.02, rest_offset=0.001, bounce_threshold_velocity=0.2,
+        max_depenetration_velocity=100.0, default_buffer_size_multiplier=2.0,
+        max_gpu_contact_pairs=1024 * 1024, num_subscenes=0, use_gpu=False,
+        always_use_articulations=False, friction_offset_threshold=0.04,
+        friction_correlation_distance=0.025, contact_collection=ContactCollection.CC_ALL_SUBSTEPS,
+    )
+
+
+class FlexParams(_Struct):
+    _defaults = dict(
+        solver_type=5, num_outer_iterations=4, num_inner_iterations=15, relaxation=0.75,
+        warm_start=0.4, contact_regularization=1e-7, deterministic_mode=False,
+        dynamic_friction=0.0, static_friction=0.0, particle_friction=0.0, friction_mode=2,
+        geometric_stiffness=1.0, max_rigid_contacts=1024 * 1024, max_soft_contacts=1024 * 1024,
+        return_contacts=False, shape_collision_distance=0.001, shape_collision_margin=0.001,
+    )
+
+
+class SimParams(_Struct):
+    _defaults = dict(
+        dt=1.0 / 60.0, substeps=2, gravity=lambda: Vec3(0.0, -9.8, 0.0),
+        up_axis=UpAxis.UP_AXIS_Y, use_gpu_pipeline=False, num_client_threads=0,
+        enable_actor_creation_warning=False, stress_visualization=False,
+        stress_visualization_min=0.0, stress_visualization_max=1e5,
+        physx=PhysXParams, flex=FlexParams,
+    )
+
+
+class PlaneParams(_Struct):
+    _defaults = dict(normal=lambda: Vec3(0.0, 1.0, 0.0), distance=0.0, static_friction=1.0,
+                     dynamic_friction=1.0, restitution=0.0, segmentation_id=0)
+
+
+class VhacdParams(_Struct):
+    _defaults = dict(
+        resolution=100000, concavity=0.0, alpha=0.05, beta=0.05, mode=0, pca=0,
+        plane_downsampling=4, convex_hull_downsampling=4, convex_hull_approximation=True,
+        max_convex_hulls=64, max_num_vertices_per_ch=64, min_volume_per_ch=0.0001,
+        ocl_acceleration=True, project_hull_vertices=True,
+    )
+
+
+class AssetOptions(_Struct):
+    _defaults = dict(
+        angular_damping=0.5, armature=0.0, collapse_fixed_joints=False,
+        convex_decomposition_from_submeshes=False,
+        default_dof_drive_mode=int(DofDriveMode.DOF_MODE_NONE), density=1000.0,
+        disable_gravity=False, enable_gyroscopic_forces=True, fix_base_link=False,
+        flip_visual_attachments=False, linear_damping=0.0, max_angular_velocity=64.0,
+        max_linear_velocity=1000.0, mesh_normal_mode=MeshNormalMode.FROM_ASSET,
+        min_particle_mass=1e-9, override_com=False, override_inertia=False,
+        replace_cylinder_with_capsule=False, slices_per_cylinder=20, tendon_limit_stiffness=1.0,
+        thickness=0.02, use_mesh_materials=False, use_physx_armature=True, vhacd_enabled=False,
+        vhacd_params=VhacdParams,
+    )
+
+
+class CameraProperties(_Struct):
+    _defaults = dict(width=1920, height=1080, horizontal_fov=90.0, near_plane=0.01,
+                     far_plane=2000000.0, enable_tensors=False, supersampling_horizontal=1,
+                     supersampling_vertical=1, use_collision_geometry=False)
+
+
+class RigidShapeProperties(_Struct):
+    _defaults = dict(friction=1.0, rolling_friction=0.0, torsion_friction=0.0, restitution=0.0,
+                     compliance=0.0, thickness=0.0, contact_offset=0.02, rest_offset=0.0,
+                     filter=0)
+
+
+class RigidBodyProperties(_Struct):
+    _defaults = dict(mass=0.0, invMass=0.0, com=Vec3, inertia=Mat33, invInertia=Mat33, flags=0)
+
+
+class ForceSensorProperties(_Struct):
+    _defaults = dict(enable_forward_dynamics_forces=True, enable_constraint_solver_forces=True,
+                     use_world_frame=False)
+
+
+class AttractorProperties(_Struct):
+    _defaults = dict(axes=0, damping=0.0, offset=Transform, rigid_handle=-1, stiffness=0.0,
+                     target=Transform)
+
+
+class HeightFieldParams(_Struct):
+    _defaults = dict(column_scale=1.0, row_scale=1.0, vertical_scale=1.0, nbColumns=0, nbRows=0,
+                     transform=Transform, static_friction=1.0, dynamic_friction=1.0,
+                     restitution=0.0, segmentation_id=0)
+
+
+class TriangleMeshParams(_Struct):
+    _defaults = dict(nb_vertices=0, nb_triangles=0, transform=Transform, static_friction=1.0,
+                     dynamic_friction=1.0, restitution=0.0, segmentation_id=0)
+
+
+class ActuatorProperties(_Struct):
+    _defaults = dict(control_limited=False, force_limited=False, kp=0.0, kv=0.0,
+                     lower_control_limit=0.0, upper_control_limit=0.0, lower_force_limit=0.0,
+                     upper_force_limit=0.0, motor_effort=0.0)
+
+
+class TendonProperties(_Struct):
+    _defaults = dict(damping=0.0, fixed_lower_limit=0.0, fixed_upper_limit=0.0,
+                     fixed_spring_rest_length=0.0, is_fixed_limited=False, limit_stiffness=0.0,
+                     stiffness=0.0)
+
+
+class SoftMaterial(_Struct):
+    _defaults = dict(activation=0.0, activationMax=0.0, damping=0.0,
+                     model=SoftMaterialType.MAT_COROTATIONAL, poissons=0.0, youngs=0.0)
+
+
+class IndexRange(_Struct):
+    _defaults = dict(start=0, count=0)
+
+
+class Version(_Struct):
+    _defaults = dict(major=1, minor=0)
+
+
+class SpatialForce(_Struct):
+    _defaults = dict(force=Vec3, torque=Vec3)
+
+
+class UsdExportOptions(_Struct):
+    _defaults = dict(export_physics=False, material_mode=UsdMaterialMode.USD_MATERIAL_DISPLAY_COLOR,
+                     scale=1.0, single_file=True, use_geom_subsets=True, use_physics_visuals=False)
+
+
+class OmniConnectionParams(_Struct):
+    _defaults = dict(enable_cache=False, enable_debug_output=False, password="", server="",
+                     username="")
+
+
+class PerformanceTimers(_Struct):
+    _defaults = dict(frame_idling=0.0, graphics_image_retrieval=0.0,
+                     graphics_sensor_rendering=0.0, graphics_viewer_rendering=0.0,
+                     physics_data_movement=0.0, physics_sim=0.0, total_time=0.0)
+
+
+class ActionEvent:
+    """A viewer action event: `action` is the name given to subscribe_viewer_*_event."""
+    __slots__ = ("action", "value")
+
+    def __init__(self, action="", value=0.0):
+        self.action = action
+        self.value = float(value)
+
+    def __repr__(self):
+        return f"ActionEvent(action={self.action!r}, value={self.value})"
+
+
+class RigidContact:
+    dtype = RIGID_CONTACT_DTYPE
+
+
+class ParticleState:
+    dtype = PARTICLE_STATE_DTYPE

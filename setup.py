@@ -1,0 +1,30 @@
+"""gymlike: the Isaac Gym Preview 4 Python API on Warp and Newton."""
+
+from setuptools import find_packages, setup
+
+setup(
+    name="gymlike",
+    version="0.1.0",
+    description="The Isaac Gym Preview 4 Python API (gymapi, gymtorch, gymutil, torch_utils, "
+                "terrain_utils) rebuilt on NVIDIA Warp and the Newton physics engine",
+    long_description=open("README.md", encoding="utf-8").read() if __import__("os").path.exists("README.md") else "",
+    long_description_content_type="text/markdown",
+    python_requires=">=3.10",
+    packages=find_packages(include=["gymlike", "gymlike.*"]),
+    install_requires=[
+        "warp-lang>=1.19,<1.20",
+        "newton[sim]>=1.8,<1.9",      # newton + mujoco + mujoco-warp (SolverMuJoCo)
+        "numpy",
+        "torch>=2.1",
+        "pyyaml",
+        "usd-core>=25.5,<26.9",      # the range newton's USD importer accepts
+        "newton-usd-schemas>=0.6",   # needed by newton's add_usd
+        "trimesh",                   # mesh files (.obj/.stl) referenced by URDF/MJCF
+        "scipy",                     # trimesh normals, newton's convex hulls
+        "pycollada",                 # .dae meshes
+    ],
+    extras_require={
+        "test": ["pytest"],
+    },
+    entry_points={"console_scripts": ["gymlike-run=gymlike.run:main"]},
+)
