@@ -24,7 +24,8 @@ setup(
         "pycollada",                 # .dae meshes
     ],
     extras_require={
-        "test": ["pytest"],
+        "test": ["pytest", "pyglet>=2.1.6,<3"],   # pyglet: the off-screen (EGL) viewer test
+        "viewer": ["pyglet>=2.1.6,<3"],   # the viewer window (Newton's ViewerGL); headless without it
     },
     entry_points={"console_scripts": ["gymlike-run=gymlike.run:main"]},
 )

@@ -1,3 +1,5 @@
 """gymlike: the Isaac Gym Preview 4 Python API on Warp and Newton."""
 
 __version__ = "0.1.0"
+
+from .alias import install_isaacgym_alias  # noqa: E402,F401  (`import isaacgym` -> gymlike)

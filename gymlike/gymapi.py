@@ -40,8 +40,7 @@ class Viewer:  # the concrete class lives in gymlike.render
     pass
 
 
-class Tensor:  # defined by the tensor API module
-    pass
+from .core.tensors import GymTensor as Tensor  # noqa: E402
 
 
 def _unsupported(name, reason):
@@ -56,6 +55,18 @@ def _todo(name, reason):
 
 def _names_dict(names):
     return {n: i for i, n in enumerate(names)}
+
+
+def _mesh_kinds(mesh_type, what):
+    """MESH_COLLISION / MESH_VISUAL / MESH_VISUAL_AND_COLLISION -> the kinds stored (1, 2)."""
+    try:
+        m = int(_enums.MeshType(int(mesh_type)))
+    except (ValueError, TypeError):
+        m = 0
+    if m == 0:
+        raise _ValueError(f"{what}: meshType must be MESH_VISUAL, MESH_COLLISION or "
+                          f"MESH_VISUAL_AND_COLLISION, got {mesh_type!r}")
+    return [k for k in (1, 2) if m & k]
 
 
 class Gym:
@@ -265,19 +276,23 @@ class Gym:
         _todo("set_asset_fixed_tendon_joint_coefficients", "tendons are not mapped to Newton yet")
 
     def get_asset_actuator_count(self, asset):
-        _todo("get_asset_actuator_count", "MJCF actuators are not exposed yet")
+        return len(_h.asset_of(asset, "get_asset_actuator_count").actuators)
 
     def get_asset_actuator_name(self, asset, index):
-        _todo("get_asset_actuator_name", "MJCF actuators are not exposed yet")
+        a = _h.asset_of(asset, "get_asset_actuator_name")
+        return a.actuators[_h.index(index, len(a.actuators), "get_asset_actuator_name", "actuator")]["name"]
 
     def get_asset_actuator_joint_name(self, asset, index):
-        _todo("get_asset_actuator_joint_name", "MJCF actuators are not exposed yet")
+        a = _h.asset_of(asset, "get_asset_actuator_joint_name")
+        return a.actuators[_h.index(index, len(a.actuators), "get_asset_actuator_joint_name", "actuator")]["joint"]
 
     def get_asset_actuator_properties(self, asset):
-        _todo("get_asset_actuator_properties", "MJCF actuators are not exposed yet")
+        """MJCF actuators: gear as motor_effort, control and force ranges (Isaac Gym applies none of it itself)."""
+        return [_actuator_props(x) for x in _h.asset_of(asset, "get_asset_actuator_properties").actuators]
 
     def find_asset_actuator_index(self, asset, name):
-        _todo("find_asset_actuator_index", "MJCF actuators are not exposed yet")
+        names = [x["name"] for x in _h.asset_of(asset, "find_asset_actuator_index").actuators]
+        return names.index(name) if name in names else INVALID_HANDLE  # noqa: F405
 
     def get_asset_soft_body_count(self, asset):
         _h.asset_of(asset, "get_asset_soft_body_count")
@@ -694,29 +709,444 @@ class Gym:
         hs = handles if isinstance(handles, (list, tuple)) else [handles] * len(envs)
         return _np.array([tuple(self.get_rigid_angular_velocity(e, h)) for e, h in zip(envs, hs)], Vec3.dtype)
 
+    # ================================================================== tensor API (core/tensors.py)
+    def acquire_actor_root_state_tensor(self, sim):
+        """(num_actors, 13) root states: position, quaternion xyzw, linear and angular velocity."""
+        from .core import tensors as T
+        t = T.api(_h.sim_of(sim, "acquire_actor_root_state_tensor"), "acquire_actor_root_state_tensor")
+        return t.buffer("root", (t.n_act, 13), t.refresh_roots)
+
+    def acquire_rigid_body_state_tensor(self, sim):
+        """(num_bodies, 13) rigid body states, sim frame."""
+        from .core import tensors as T
+        t = T.api(_h.sim_of(sim, "acquire_rigid_body_state_tensor"), "acquire_rigid_body_state_tensor")
+        return t.buffer("body", (t.n_body, 13), t.refresh_bodies)
+
+    def acquire_dof_state_tensor(self, sim):
+        """(num_dofs, 2) DOF positions and velocities."""
+        from .core import tensors as T
+        t = T.api(_h.sim_of(sim, "acquire_dof_state_tensor"), "acquire_dof_state_tensor")
+        return t.buffer("dof", (t.n_dof, 2), t.refresh_dofs)
+
+    def refresh_actor_root_state_tensor(self, sim):
+        return _refresh(sim, "root", "refresh_actor_root_state_tensor")
+
+    def refresh_rigid_body_state_tensor(self, sim):
+        return _refresh(sim, "body", "refresh_rigid_body_state_tensor")
+
+    def refresh_dof_state_tensor(self, sim):
+        return _refresh(sim, "dof", "refresh_dof_state_tensor")
+
+    def set_actor_root_state_tensor(self, sim, root_states):
+        """Write every actor's root state (floating: pose and velocity; fixed base: pose)."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "set_actor_root_state_tensor"), "set_actor_root_state_tensor").set_roots(
+            root_states, None, None, "set_actor_root_state_tensor")
+
+    def set_actor_root_state_tensor_indexed(self, sim, root_states, actor_indices, num_indices):
+        """Write the root states of the listed actors only (int32 DOMAIN_SIM actor indices)."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "set_actor_root_state_tensor_indexed"), "set_actor_root_state_tensor_indexed").set_roots(
+            root_states, actor_indices, num_indices, "set_actor_root_state_tensor_indexed")
+
+    def set_dof_state_tensor(self, sim, dof_states):
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "set_dof_state_tensor"), "set_dof_state_tensor").set_dof_states(
+            dof_states, None, None, "set_dof_state_tensor")
+
+    def set_dof_state_tensor_indexed(self, sim, dof_states, actor_indices, num_indices):
+        """Write the DOF states of the listed actors (actors without DOFs are skipped)."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "set_dof_state_tensor_indexed"), "set_dof_state_tensor_indexed").set_dof_states(
+            dof_states, actor_indices, num_indices, "set_dof_state_tensor_indexed")
+
+    def set_dof_position_target_tensor(self, sim, targets):
+        return _set_dof_values(sim, "pos_target", targets, None, None, "set_dof_position_target_tensor")
+
+    def set_dof_position_target_tensor_indexed(self, sim, targets, actor_indices, num_indices):
+        return _set_dof_values(sim, "pos_target", targets, actor_indices, num_indices, "set_dof_position_target_tensor_indexed")
+
+    def set_dof_velocity_target_tensor(self, sim, targets):
+        return _set_dof_values(sim, "vel_target", targets, None, None, "set_dof_velocity_target_tensor")
+
+    def set_dof_velocity_target_tensor_indexed(self, sim, targets, actor_indices, num_indices):
+        return _set_dof_values(sim, "vel_target", targets, actor_indices, num_indices, "set_dof_velocity_target_tensor_indexed")
+
+    def set_dof_actuation_force_tensor(self, sim, forces):
+        """Efforts for every DOF (DOF_MODE_EFFORT DOFs), applied during the next simulate only."""
+        return _set_dof_values(sim, "actuation", forces, None, None, "set_dof_actuation_force_tensor")
+
+    def set_dof_actuation_force_tensor_indexed(self, sim, forces, actor_indices, num_indices):
+        return _set_dof_values(sim, "actuation", forces, actor_indices, num_indices, "set_dof_actuation_force_tensor_indexed")
+
+    def set_rigid_body_state_tensor(self, sim, states):
+        """Write every body's state; joints follow (both engines; Isaac Gym allowed it on Flex only)."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "set_rigid_body_state_tensor"), "set_rigid_body_state_tensor").set_bodies(
+            states, "set_rigid_body_state_tensor")
+
+    def apply_rigid_body_force_tensors(self, sim, forceTensor=None, torqueTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
+        """Add (num_bodies, 3) forces and/or torques at the COMs for the next simulate."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "apply_rigid_body_force_tensors"), "apply_rigid_body_force_tensors").apply_forces(
+            forceTensor, torqueTensor, None, space, "apply_rigid_body_force_tensors")
+
+    def apply_rigid_body_force_at_pos_tensors(self, sim, forceTensor, posTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
+        """Add forces applied at positions (at the COMs when posTensor is None) for the next simulate."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "apply_rigid_body_force_at_pos_tensors"), "apply_rigid_body_force_at_pos_tensors").apply_forces(
+            forceTensor, None, posTensor, space, "apply_rigid_body_force_at_pos_tensors")
+
+    # ---------------------------------------------------------------- forces, sensors, dynamics
+    # (definitions and engine notes: core/dynamics.py, core/contacts.py, docs/tensor_api.md)
+    def acquire_dof_force_tensor(self, sim):
+        """(num_dofs,) force/torque each DOF's joint transmits (last substep of the last simulate)."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "acquire_dof_force_tensor"), "acquire_dof_force_tensor").acquire_dof_forces()
+
+    def refresh_dof_force_tensor(self, sim):
+        return _refresh(sim, "dof_force", "refresh_dof_force_tensor")
+
+    def acquire_net_contact_force_tensor(self, sim):
+        """(num_bodies, 3) net contact force on each body, world frame (last substep of the last simulate)."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "acquire_net_contact_force_tensor"),
+                     "acquire_net_contact_force_tensor").acquire_net_contact_forces()
+
+    def refresh_net_contact_force_tensor(self, sim):
+        return _refresh(sim, "net_contact", "refresh_net_contact_force_tensor")
+
+    def acquire_force_sensor_tensor(self, sim):
+        """(num_force_sensors, 6) force and torque of every force sensor (sensor frame unless use_world_frame)."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "acquire_force_sensor_tensor"), "acquire_force_sensor_tensor").acquire_force_sensors()
+
+    def refresh_force_sensor_tensor(self, sim):
+        return _refresh(sim, "force_sensor", "refresh_force_sensor_tensor")
+
+    def acquire_jacobian_tensor(self, sim, actor_name):
+        """(num_envs, links, 6, dofs+6) floating base / (num_envs, links-1, 6, dofs) fixed base, COM linear rows."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "acquire_jacobian_tensor"), "acquire_jacobian_tensor").acquire_jacobian(
+            actor_name, "acquire_jacobian_tensor")
+
+    def refresh_jacobian_tensors(self, sim):
+        return _refresh(sim, "jacobian:", "refresh_jacobian_tensors")
+
+    def acquire_mass_matrix_tensor(self, sim, actor_name):
+        """(num_envs, dofs(+6), dofs(+6)) joint-space mass matrix (with armature) of the named actor."""
+        from .core import tensors as T
+        return T.api(_h.sim_of(sim, "acquire_mass_matrix_tensor"), "acquire_mass_matrix_tensor").acquire_mass_matrix(
+            actor_name, "acquire_mass_matrix_tensor")
+
+    def refresh_mass_matrix_tensors(self, sim):
+        return _refresh(sim, "mass:", "refresh_mass_matrix_tensors")
+
+    def enable_actor_dof_force_sensors(self, env, actor):
+        """Accepted for compatibility: gymlike reports DOF forces of every actor (no per-actor switch)."""
+        _h.actor_of(env, actor, "enable_actor_dof_force_sensors")
+        return True
+
+    def get_actor_dof_forces(self, env, actor):
+        """The actor's DOF forces (same values as the DOF force tensor)."""
+        from .core import dynamics as D
+        return D.actor_dof_forces_host(_h.actor_of(env, actor, "get_actor_dof_forces"), "get_actor_dof_forces")
+
+    def create_asset_force_sensor(self, asset, body_idx, local_pose=None, props=None):
+        """Define a force sensor on an asset body (actors created afterwards carry it); returns its asset index."""
+        from .core import contacts as C
+        return C.create_asset_force_sensor(_h.asset_of(asset, "create_asset_force_sensor"), body_idx, local_pose, props)
+
+    def get_actor_force_sensor_count(self, env, actor):
+        from .core import contacts as C
+        return len(C.actor_sensors(_h.actor_of(env, actor, "get_actor_force_sensor_count")))
+
+    def get_actor_force_sensor(self, env, actor, index):
+        """A ForceSensor (get_forces(), get_global_index()) of the actor."""
+        from .core import contacts as C
+        return C.actor_force_sensor(_h.actor_of(env, actor, "get_actor_force_sensor"), index, "get_actor_force_sensor")
+
+    def get_sim_force_sensor_count(self, sim):
+        from .core import contacts as C
+        return C.sim_force_sensor_count(_h.sim_of(sim, "get_sim_force_sensor_count"))
+
+    def get_sensor(self, env, index):
+        _unsupported("get_sensor", "Isaac Gym documents it as N/A; use get_actor_force_sensor")
+
+    def get_env_rigid_contact_forces(self, env):
+        """Net contact force on each body of the env (Vec3 array, world frame)."""
+        from .core import contacts as C
+        return C.env_contact_forces(_h.env_of(env, "get_env_rigid_contact_forces"), "get_env_rigid_contact_forces")
+
+    def get_rigid_contact_forces(self, sim):
+        """Net contact force on each body of the sim (Vec3 array, world frame)."""
+        from .core import contacts as C
+        return C.sim_contact_forces(_h.sim_of(sim, "get_rigid_contact_forces"), "get_rigid_contact_forces")
+
+    def get_vec_env_rigid_contact_forces(self, envs):
+        """Net contact forces of the listed envs' bodies, concatenated (Vec3 array)."""
+        from .core import contacts as C
+        envs = [_h.env_of(e, "get_vec_env_rigid_contact_forces") for e in envs]
+        return C.vec_env_contact_forces(envs, "get_vec_env_rigid_contact_forces")
+
+    def get_env_rigid_contacts(self, env):
+        """RigidContact records of the env's contacts in the last simulate."""
+        from .core import contacts as C
+        env = _h.env_of(env, "get_env_rigid_contacts")
+        return C.rigid_contacts(env.sim, env, "get_env_rigid_contacts")
+
+    def get_rigid_contacts(self, sim):
+        """RigidContact records of every contact in the last simulate."""
+        from .core import contacts as C
+        return C.rigid_contacts(_h.sim_of(sim, "get_rigid_contacts"), None, "get_rigid_contacts")
+
+    # ================================================================== properties (handle API)
+    def get_asset_dof_properties(self, asset):
+        """DOF properties of an asset (file values and AssetOptions), a structured array."""
+        return _h.asset_of(asset, "get_asset_dof_properties").dof_props.copy()
+
+    def get_actor_dof_properties(self, env, actorHandle):
+        """DOF properties the sim uses for an actor (hasLimits, lower, upper, driveMode, ...)."""
+        return _h.actor_of(env, actorHandle, "get_actor_dof_properties").dof_props.copy()
+
+    def set_actor_dof_properties(self, env, actorHandle, props):
+        """Set an actor's DOF properties (before or after prepare_sim; the solver is told)."""
+        from .core import props as P
+        a = _h.actor_of(env, actorHandle, "set_actor_dof_properties")
+        P.set_actor_dof_props(a, P.check_dof_props(props, a.asset.dof_count, "set_actor_dof_properties"))
+        return True
+
+    def get_actor_rigid_body_properties(self, env, actorHandle):
+        """Mass, COM, inertia (about the COM, body frame), their inverses and flags per body."""
+        from .core import props as P
+        return P.body_props_list(_h.actor_of(env, actorHandle, "get_actor_rigid_body_properties"))
+
+    def set_actor_rigid_body_properties(self, env, actorHandle, props, recomputeInertia=False):
+        """Set mass/COM/inertia/flags per body; recomputeInertia scales inertia with a mass change."""
+        from .core import props as P
+        a = _h.actor_of(env, actorHandle, "set_actor_rigid_body_properties")
+        P.set_actor_body_props(a, *P.check_body_props(a, props, bool(recomputeInertia),
+                                                      "set_actor_rigid_body_properties"))
+        return True
+
+    def get_actor_rigid_shape_properties(self, env, actorHandle):
+        """Friction, restitution, offsets, filter ... of the actor's collision shapes."""
+        from .core import props as P
+        return P.shape_props_list(_h.actor_of(env, actorHandle, "get_actor_rigid_shape_properties").shape_props)
+
+    def set_actor_rigid_shape_properties(self, env, actorHandle, props):
+        """Set the actor's shape properties (filters only before prepare_sim)."""
+        from .core import props as P
+        a = _h.actor_of(env, actorHandle, "set_actor_rigid_shape_properties")
+        P.set_actor_shape_props(a, P.check_shape_props(props, a.asset.shape_count, "set_actor_rigid_shape_properties"),
+                                "set_actor_rigid_shape_properties")
+        return True
+
+    def get_asset_rigid_shape_properties(self, asset):
+        """Shape properties of an asset (templates for actors created from it)."""
+        from .core import props as P
+        return P.shape_props_list(_h.asset_of(asset, "get_asset_rigid_shape_properties").shape_props)
+
+    def set_asset_rigid_shape_properties(self, asset, props):
+        """Shape properties of an asset: used by actors created from it afterwards."""
+        from .core import props as P
+        a = _h.asset_of(asset, "set_asset_rigid_shape_properties")
+        a.shape_props[:] = P.check_shape_props(props, a.shape_count, "set_asset_rigid_shape_properties")
+        return True
+
+    def set_actor_scale(self, env, actorHandle, scale):
+        """Scale an actor (geometry, mass s^3, inertia s^5, joint positions); before prepare_sim."""
+        from .core import props as P
+        P.set_actor_scale(_h.actor_of(env, actorHandle, "set_actor_scale"), scale, "set_actor_scale")
+        return True
+
+    def get_actor_scale(self, env, actorHandle):
+        """The scale set with set_actor_scale (1.0 by default)."""
+        return _h.actor_of(env, actorHandle, "get_actor_scale").scale
+
+    def set_rigid_body_color(self, env, actorHandle, rigidIndex, meshType, color):
+        """Store a body's color for rendering (MESH_VISUAL, MESH_COLLISION or both)."""
+        a = _h.actor_of(env, actorHandle, "set_rigid_body_color")
+        i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_color", "rigid body")
+        kinds = _mesh_kinds(meshType, "set_rigid_body_color")
+        if not isinstance(color, Vec3):
+            raise _TypeError(f"set_rigid_body_color: color must be gymapi.Vec3, got {type(color).__name__}")
+        rgb = color.to_tuple()
+        if not all(_np.isfinite(rgb)):
+            raise _ValueError(f"set_rigid_body_color: color must be finite, got {color}")
+        for k in kinds:
+            a.body_colors[(i, k)] = tuple(float(c) for c in rgb)
+
+    def get_rigid_body_color(self, env, actorHandle, rigidIndex, meshType):
+        """A body's color: the one set, else the asset's."""
+        from .core import props as P
+        a = _h.actor_of(env, actorHandle, "get_rigid_body_color")
+        i = _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_color", "rigid body")
+        return Vec3(*P.body_color(a, i, _mesh_kinds(meshType, "get_rigid_body_color")[0]))
+
+    def reset_actor_materials(self, env, actorHandle, meshType):
+        """Forget the colors set on the actor's bodies for that mesh type (back to the asset's)."""
+        a = _h.actor_of(env, actorHandle, "reset_actor_materials")
+        kinds = _mesh_kinds(meshType, "reset_actor_materials")
+        for key in [k for k in a.body_colors if k[1] in kinds]:
+            del a.body_colors[key]
+
+    def set_rigid_body_segmentation_id(self, env, actorHandle, rigidIndex, segmentationId):
+        """Store a body's segmentation id (camera segmentation images)."""
+        a = _h.actor_of(env, actorHandle, "set_rigid_body_segmentation_id")
+        i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_segmentation_id", "rigid body")
+        if isinstance(segmentationId, bool) or not isinstance(segmentationId, (int, _np.integer)) or segmentationId < 0:
+            raise _ValueError(f"set_rigid_body_segmentation_id: segmentationId must be an int >= 0, got {segmentationId!r}")
+        a.body_segmentation[i] = int(segmentationId)
+
+    def get_rigid_body_segmentation_id(self, env, actorHandle, rigidIndex):
+        """A body's segmentation id: the one set, else the actor's segmentationId."""
+        from .core import props as P
+        a = _h.actor_of(env, actorHandle, "get_rigid_body_segmentation_id")
+        return P.body_segmentation_id(a, _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_segmentation_id", "rigid body"))
+
+    # ================================================================== controls (handle API)
+    def set_actor_dof_position_targets(self, env, actorHandle, targets):
+        """Position targets of the actor's DOFs (persist; act in DOF_MODE_POS)."""
+        from .core import control as C
+        a = _h.actor_of(env, actorHandle, "set_actor_dof_position_targets")
+        C.set_targets(a, C.dof_values(targets, a.asset.dof_count, "set_actor_dof_position_targets", "targets"), "pos", None)
+        return True
+
+    def get_actor_dof_position_targets(self, env, actorHandle):
+        """The actor's DOF position targets (float32, what the drives use)."""
+        from .core import control as C
+        return C.get_targets(_h.actor_of(env, actorHandle, "get_actor_dof_position_targets"), "pos")
+
+    def set_actor_dof_velocity_targets(self, env, actorHandle, targets):
+        """Velocity targets of the actor's DOFs (persist; act in DOF_MODE_VEL and DOF_MODE_POS)."""
+        from .core import control as C
+        a = _h.actor_of(env, actorHandle, "set_actor_dof_velocity_targets")
+        C.set_targets(a, C.dof_values(targets, a.asset.dof_count, "set_actor_dof_velocity_targets", "targets"), "vel", None)
+        return True
+
+    def get_actor_dof_velocity_targets(self, env, actorHandle):
+        """The actor's DOF velocity targets (float32, what the drives use)."""
+        from .core import control as C
+        return C.get_targets(_h.actor_of(env, actorHandle, "get_actor_dof_velocity_targets"), "vel")
+
+    def apply_actor_dof_efforts(self, env, actorHandle, efforts):
+        """Efforts on the actor's DOF_MODE_EFFORT DOFs during the next simulate (they add up)."""
+        from .core import control as C
+        a = _h.actor_of(env, actorHandle, "apply_actor_dof_efforts")
+        C.apply_efforts(a, C.dof_values(efforts, a.asset.dof_count, "apply_actor_dof_efforts", "efforts"))
+        return True
+
+    def set_dof_target_position(self, env, dofHandle, target):
+        """Position target of one DOF (persists)."""
+        from .core import control as C
+        a, i = _h.actor_at(_h.env_of(env, "set_dof_target_position"), dofHandle, "dof", "set_dof_target_position")
+        C.set_target(a, i, C.scalar(target, "set_dof_target_position", "target"), "pos")
+
+    def set_dof_target_velocity(self, env, dofHandle, target):
+        """Velocity target of one DOF (persists)."""
+        from .core import control as C
+        a, i = _h.actor_at(_h.env_of(env, "set_dof_target_velocity"), dofHandle, "dof", "set_dof_target_velocity")
+        C.set_target(a, i, C.scalar(target, "set_dof_target_velocity", "target"), "vel")
+
+    def get_dof_target_position(self, env, dofHandle):
+        """Position target of one DOF."""
+        from .core import control as C
+        a, i = _h.actor_at(_h.env_of(env, "get_dof_target_position"), dofHandle, "dof", "get_dof_target_position")
+        return float(C.get_targets(a, "pos")[i])
+
+    def get_dof_target_velocity(self, env, dofHandle):
+        """Velocity target of one DOF."""
+        from .core import control as C
+        a, i = _h.actor_at(_h.env_of(env, "get_dof_target_velocity"), dofHandle, "dof", "get_dof_target_velocity")
+        return float(C.get_targets(a, "vel")[i])
+
+    def apply_dof_effort(self, env, dofHandle, effort):
+        """Effort on one DOF during the next simulate (adds to other efforts applied before it)."""
+        from .core import control as C
+        a, i = _h.actor_at(_h.env_of(env, "apply_dof_effort"), dofHandle, "dof", "apply_dof_effort")
+        C.apply_efforts(a, C.scalar(effort, "apply_dof_effort", "effort"), local=i)
+
+    def get_dof_position(self, env, dofHandle):
+        """Position of one DOF (DOF handle = DOMAIN_ENV index)."""
+        a, i = _h.actor_at(_h.env_of(env, "get_dof_position"), dofHandle, "dof", "get_dof_position")
+        return float(self.get_actor_dof_states(env, a.handle, STATE_POS)["pos"][i])  # noqa: F405
+
+    def get_dof_velocity(self, env, dofHandle):
+        """Velocity of one DOF."""
+        a, i = _h.actor_at(_h.env_of(env, "get_dof_velocity"), dofHandle, "dof", "get_dof_velocity")
+        return float(self.get_actor_dof_states(env, a.handle, STATE_VEL)["vel"][i])  # noqa: F405
+
+    def _joint_dof(self, env, jointHandle, what):
+        """(actor, DOF index in the actor) of a 1-DOF joint."""
+        a, j = _h.actor_at(_h.env_of(env, what), jointHandle, "joint", what)
+        dofs = a.asset.joint_dofs[j]
+        if len(dofs) != 1:
+            raise _ValueError(f"{what}: joint {jointHandle} ('{a.asset.joint_names[j]}') has {len(dofs)} DOFs; "
+                              "joint-level access needs a joint with exactly one DOF")
+        return a, dofs[0]
+
+    def get_joint_position(self, env, jointHandle):
+        """Position of a 1-DOF joint (joint handle = DOMAIN_ENV index)."""
+        a, i = self._joint_dof(env, jointHandle, "get_joint_position")
+        return float(self.get_actor_dof_states(env, a.handle, STATE_POS)["pos"][i])  # noqa: F405
+
+    def get_joint_velocity(self, env, jointHandle):
+        """Velocity of a 1-DOF joint."""
+        a, i = self._joint_dof(env, jointHandle, "get_joint_velocity")
+        return float(self.get_actor_dof_states(env, a.handle, STATE_VEL)["vel"][i])  # noqa: F405
+
+    def set_joint_target_position(self, env, jointHandle, target):
+        """Position target of a 1-DOF joint's DOF."""
+        from .core import control as C
+        a, i = self._joint_dof(env, jointHandle, "set_joint_target_position")
+        C.set_target(a, i, C.scalar(target, "set_joint_target_position", "target"), "pos")
+
+    def set_joint_target_velocity(self, env, jointHandle, target):
+        """Velocity target of a 1-DOF joint's DOF."""
+        from .core import control as C
+        a, i = self._joint_dof(env, jointHandle, "set_joint_target_velocity")
+        C.set_target(a, i, C.scalar(target, "set_joint_target_velocity", "target"), "vel")
+
+    def get_joint_target_position(self, env, jointHandle):
+        """Position target of a 1-DOF joint's DOF."""
+        from .core import control as C
+        a, i = self._joint_dof(env, jointHandle, "get_joint_target_position")
+        return float(C.get_targets(a, "pos")[i])
+
+    def get_joint_target_velocity(self, env, jointHandle):
+        """Velocity target of a 1-DOF joint's DOF."""
+        from .core import control as C
+        a, i = self._joint_dof(env, jointHandle, "get_joint_target_velocity")
+        return float(C.get_targets(a, "vel")[i])
+
+    def apply_body_forces(self, env, rigidHandle, force=None, torque=None, space=_enums.CoordinateSpace.ENV_SPACE):
+        """Force (at the COM) and torque on a body during the next simulate, in `space`."""
+        from .core import control as C
+        what = "apply_body_forces"
+        a, i = _h.actor_at(_h.env_of(env, what), rigidHandle, "body", what)
+        C.apply_body_wrench(a, i, C.vec3(force, what, "force"), C.vec3(torque, what, "torque"), None,
+                            C.space_of(space, what), what)
+
+    def apply_body_force_at_pos(self, env, rigidHandle, force, pos=None, space=_enums.CoordinateSpace.ENV_SPACE):
+        """Force at a point (COM if pos is None) of a body during the next simulate."""
+        from .core import control as C
+        what = "apply_body_force_at_pos"
+        a, i = _h.actor_at(_h.env_of(env, what), rigidHandle, "body", what)
+        f = C.vec3(force, what, "force")
+        if f is None:
+            raise _TypeError(f"{what}: force must be gymapi.Vec3, got None")
+        C.apply_body_wrench(a, i, f, None, C.vec3(pos, what, "pos"), C.space_of(space, what), what)
+
     # ================================================================== not implemented yet
     # (each section moves up into its area when implemented)
 
-    def acquire_actor_root_state_tensor(self, arg0):
-        _todo("acquire_actor_root_state_tensor", "the tensor API is being implemented")
 
-    def acquire_dof_force_tensor(self, arg0):
-        _todo("acquire_dof_force_tensor", "the tensor API is being implemented")
 
-    def acquire_dof_state_tensor(self, arg0):
-        _todo("acquire_dof_state_tensor", "the tensor API is being implemented")
 
-    def acquire_force_sensor_tensor(self, arg0):
-        _todo("acquire_force_sensor_tensor", "the tensor API is being implemented")
 
-    def acquire_jacobian_tensor(self, arg0, arg1):
-        _todo("acquire_jacobian_tensor", "the tensor API is being implemented")
 
-    def acquire_mass_matrix_tensor(self, arg0, arg1):
-        _todo("acquire_mass_matrix_tensor", "the tensor API is being implemented")
 
-    def acquire_net_contact_force_tensor(self, arg0):
-        _todo("acquire_net_contact_force_tensor", "the tensor API is being implemented")
 
     def acquire_particle_state_tensor(self, arg0):
         _todo("acquire_particle_state_tensor", "the tensor API is being implemented")
@@ -727,44 +1157,29 @@ class Gym:
     def acquire_pneumatic_target_tensor(self, arg0):
         _todo("acquire_pneumatic_target_tensor", "the tensor API is being implemented")
 
-    def acquire_rigid_body_state_tensor(self, arg0):
-        _todo("acquire_rigid_body_state_tensor", "the tensor API is being implemented")
 
-    def add_heightfield(self, arg0, arg1, arg2):
-        _todo("add_heightfield", "static triangle meshes and height fields are being implemented")
+    def add_heightfield(self, sim, heightSamples, params):
+        """Static heightfield shared by all envs (int16 samples, rows along x, sample [0, 0] at params.transform)."""
+        from .core import terrain
+        terrain.add_heightfield(_h.sim_of(sim, "add_heightfield"), heightSamples, params)
 
-    def add_lines(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("add_lines", "the viewer is being implemented")
+    def add_lines(self, viewer, env, num_lines, vertices, colors):
+        """Add num_lines lines (vertices: 2 points per line, env frame; colors: RGB per line) until clear_lines."""
+        _viewer().add_lines(viewer, env, num_lines, vertices, colors)
 
-    def add_triangle_mesh(self, arg0, arg1, arg2, arg3):
-        _unsupported("add_triangle_mesh", "soft bodies, particles and pneumatics are not mapped to Newton")
+    def add_triangle_mesh(self, sim, vertices, triangles, params):
+        """Static triangle mesh shared by all envs (collides triangle-exact, not as a convex hull)."""
+        from .core import terrain
+        terrain.add_triangle_mesh(_h.sim_of(sim, "add_triangle_mesh"), vertices, triangles, params)
 
-    def apply_actor_dof_efforts(self, arg0, arg1, arg2):
-        _todo("apply_actor_dof_efforts", "actor properties and controls are being implemented")
 
-    def apply_body_force_at_pos(self, env, rigidHandle, force, pos = None, space = None):
-        _todo("apply_body_force_at_pos", "actor properties and controls are being implemented")
-
-    def apply_body_forces(self, env, rigidHandle, force = None, torque = None, space = None):
-        _todo("apply_body_forces", "actor properties and controls are being implemented")
-
-    def apply_dof_effort(self, arg0, arg1, arg2):
-        _todo("apply_dof_effort", "actor properties and controls are being implemented")
-
-    def apply_rigid_body_force_at_pos_tensors(self, sim, forceTensor, posTensor = None, space = None):
-        _todo("apply_rigid_body_force_at_pos_tensors", "the tensor API is being implemented")
-
-    def apply_rigid_body_force_tensors(self, sim, forceTensor = None, torqueTensor = None, space = None):
-        _todo("apply_rigid_body_force_tensors", "the tensor API is being implemented")
 
     def attach_camera_to_body(self, arg0, arg1, arg2, arg3, arg4):
         _todo("attach_camera_to_body", "camera sensors are being implemented")
 
-    def clear_lines(self, arg0):
-        _todo("clear_lines", "the viewer is being implemented")
+    def clear_lines(self, viewer):
+        _viewer().clear_lines(viewer)
 
-    def create_asset_force_sensor(self, *args, **kwargs):
-        _todo("create_asset_force_sensor", "the tensor API is being implemented")
 
     def create_camera_sensor(self, arg0, arg1):
         _todo("create_camera_sensor", "camera sensors are being implemented")
@@ -784,8 +1199,9 @@ class Gym:
     def create_usd_exporter(self, options = None):
         _todo("create_usd_exporter", "USD export is being implemented")
 
-    def create_viewer(self, arg0, arg1):
-        _todo("create_viewer", "the viewer is being implemented")
+    def create_viewer(self, sim, props):
+        """A Newton ViewerGL window where a display exists, else a headless viewer that accepts every call."""
+        return _viewer().create_viewer(_h.sim_of(sim, "create_viewer"), props)
 
     def destroy_camera_sensor(self, arg0, arg1, arg2):
         _todo("destroy_camera_sensor", "camera sensors are being implemented")
@@ -796,20 +1212,21 @@ class Gym:
     def destroy_usd_exporter(self, arg0):
         _todo("destroy_usd_exporter", "USD export is being implemented")
 
-    def destroy_viewer(self, arg0):
-        _todo("destroy_viewer", "the viewer is being implemented")
+    def destroy_viewer(self, viewer):
+        _viewer().destroy_viewer(viewer)
 
-    def draw_env_rigid_contacts(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("draw_env_rigid_contacts", "the viewer is being implemented")
+    def draw_env_rigid_contacts(self, viewer, env, color, scale, flag):
+        """Draw the env's contact normals (length `scale`) in the window; accepted headless."""
+        _viewer().draw_env_rigid_contacts(viewer, env, color, scale, flag)
 
-    def draw_env_soft_contacts(self, arg0, arg1, arg2, arg3, arg4, arg5):
-        _todo("draw_env_soft_contacts", "the viewer is being implemented")
+    def draw_env_soft_contacts(self, viewer, env, color, scale, flag, arg5=None):
+        """Accepted; draws nothing (gymlike has no soft bodies, so there are no soft contacts)."""
+        _viewer().draw_env_soft_contacts(viewer, env, color, scale, flag)
 
-    def draw_viewer(self, viewer, sim, render_collision = None):
-        _todo("draw_viewer", "the viewer is being implemented")
+    def draw_viewer(self, viewer, sim, render_collision=True):
+        """Render one frame (headless: count it; the runner's --max-frames closes the viewer)."""
+        _viewer().draw_viewer(viewer, sim, render_collision)
 
-    def enable_actor_dof_force_sensors(self, arg0, arg1):
-        _todo("enable_actor_dof_force_sensors", "the tensor API is being implemented")
 
     def end_access_image_tensors(self, arg0):
         _todo("end_access_image_tensors", "the tensor API is being implemented")
@@ -820,8 +1237,8 @@ class Gym:
     def export_usd_sim(self, exporter, sim, name, dirName = None):
         _todo("export_usd_sim", "USD export is being implemented")
 
-    def find_actor_actuator_index(self, arg0, arg1, arg2):
-        _todo("find_actor_actuator_index", "tendons and MJCF actuators are not mapped to Newton yet")
+    def find_actor_actuator_index(self, env, actor, name):
+        return self.find_asset_actuator_index(_h.actor_of(env, actor, "find_actor_actuator_index").asset, name)
 
     def find_actor_fixed_tendon_joint_index(self, arg0, arg1, arg2, arg3):
         _todo("find_actor_fixed_tendon_joint_index", "tendons and MJCF actuators are not mapped to Newton yet")
@@ -832,29 +1249,18 @@ class Gym:
     def free_texture(self, arg0, arg1):
         _todo("free_texture", "camera sensors are being implemented")
 
-    def get_actor_actuator_count(self, arg0, arg1):
-        _todo("get_actor_actuator_count", "tendons and MJCF actuators are not mapped to Newton yet")
+    def get_actor_actuator_count(self, env, actor):
+        return len(_h.actor_of(env, actor, "get_actor_actuator_count").asset.actuators)
 
-    def get_actor_actuator_joint_name(self, arg0, arg1, arg2):
-        _todo("get_actor_actuator_joint_name", "tendons and MJCF actuators are not mapped to Newton yet")
+    def get_actor_actuator_joint_name(self, env, actor, index):
+        return self.get_asset_actuator_joint_name(_h.actor_of(env, actor, "get_actor_actuator_joint_name").asset, index)
 
-    def get_actor_actuator_name(self, arg0, arg1, arg2):
-        _todo("get_actor_actuator_name", "tendons and MJCF actuators are not mapped to Newton yet")
+    def get_actor_actuator_name(self, env, actor, index):
+        return self.get_asset_actuator_name(_h.actor_of(env, actor, "get_actor_actuator_name").asset, index)
 
-    def get_actor_actuator_properties(self, arg0, arg1):
-        _todo("get_actor_actuator_properties", "tendons and MJCF actuators are not mapped to Newton yet")
+    def get_actor_actuator_properties(self, env, actor):
+        return self.get_asset_actuator_properties(_h.actor_of(env, actor, "get_actor_actuator_properties").asset)
 
-    def get_actor_dof_forces(self, arg0, arg1):
-        _todo("get_actor_dof_forces", "actor properties and controls are being implemented")
-
-    def get_actor_dof_position_targets(self, *args, **kwargs):
-        _todo("get_actor_dof_position_targets", "actor properties and controls are being implemented")
-
-    def get_actor_dof_properties(self, *args, **kwargs):
-        _todo("get_actor_dof_properties", "actor properties and controls are being implemented")
-
-    def get_actor_dof_velocity_targets(self, *args, **kwargs):
-        _todo("get_actor_dof_velocity_targets", "actor properties and controls are being implemented")
 
     def get_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2):
         _todo("get_actor_fixed_tendon_joint_coefficients", "tendons and MJCF actuators are not mapped to Newton yet")
@@ -862,20 +1268,7 @@ class Gym:
     def get_actor_fixed_tendon_joint_name(self, arg0, arg1, arg2, arg3):
         _todo("get_actor_fixed_tendon_joint_name", "tendons and MJCF actuators are not mapped to Newton yet")
 
-    def get_actor_force_sensor(self, arg0, arg1, arg2):
-        _todo("get_actor_force_sensor", "the tensor API is being implemented")
 
-    def get_actor_force_sensor_count(self, arg0, arg1):
-        _todo("get_actor_force_sensor_count", "the tensor API is being implemented")
-
-    def get_actor_rigid_body_properties(self, arg0, arg1):
-        _todo("get_actor_rigid_body_properties", "actor properties and controls are being implemented")
-
-    def get_actor_rigid_shape_properties(self, arg0, arg1):
-        _todo("get_actor_rigid_shape_properties", "actor properties and controls are being implemented")
-
-    def get_actor_scale(self, arg0, arg1):
-        _todo("get_actor_scale", "actor properties and controls are being implemented")
 
     def get_actor_soft_body_count(self, arg0, arg1):
         _unsupported("get_actor_soft_body_count", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -901,12 +1294,6 @@ class Gym:
     def get_actor_triangle_range(self, arg0, arg1, arg2):
         _unsupported("get_actor_triangle_range", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def get_asset_dof_properties(self, *args, **kwargs):
-        _todo("get_asset_dof_properties", "actor properties and controls are being implemented")
-
-    def get_asset_rigid_shape_properties(self, arg0):
-        _todo("get_asset_rigid_shape_properties", "actor properties and controls are being implemented")
-
     def get_attractor_properties(self, arg0, arg1):
         _todo("get_attractor_properties", "rigid body attractors are being implemented")
 
@@ -925,35 +1312,7 @@ class Gym:
     def get_camera_view_matrix(self, arg0, arg1, arg2):
         _todo("get_camera_view_matrix", "camera sensors are being implemented")
 
-    def get_dof_position(self, arg0, arg1):
-        _todo("get_dof_position", "actor properties and controls are being implemented")
 
-    def get_dof_target_position(self, arg0, arg1):
-        _todo("get_dof_target_position", "actor properties and controls are being implemented")
-
-    def get_dof_target_velocity(self, arg0, arg1):
-        _todo("get_dof_target_velocity", "actor properties and controls are being implemented")
-
-    def get_dof_velocity(self, arg0, arg1):
-        _todo("get_dof_velocity", "actor properties and controls are being implemented")
-
-    def get_env_rigid_contact_forces(self, arg0):
-        _todo("get_env_rigid_contact_forces", "contact reports are being implemented")
-
-    def get_env_rigid_contacts(self, arg0):
-        _todo("get_env_rigid_contacts", "contact reports are being implemented")
-
-    def get_joint_position(self, arg0, arg1):
-        _todo("get_joint_position", "actor properties and controls are being implemented")
-
-    def get_joint_target_position(self, arg0, arg1):
-        _todo("get_joint_target_position", "actor properties and controls are being implemented")
-
-    def get_joint_target_velocity(self, arg0, arg1):
-        _todo("get_joint_target_velocity", "actor properties and controls are being implemented")
-
-    def get_joint_velocity(self, arg0, arg1):
-        _todo("get_joint_velocity", "actor properties and controls are being implemented")
 
     def get_performance_timers(self, arg0, arg1):
         _todo("get_performance_timers", "performance timers are being implemented")
@@ -964,26 +1323,12 @@ class Gym:
     def get_pneumatic_target(self, arg0, arg1, arg2):
         _unsupported("get_pneumatic_target", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def get_rigid_body_color(self, arg0, arg1, arg2, arg3):
-        _todo("get_rigid_body_color", "actor properties and controls are being implemented")
-
-    def get_rigid_body_segmentation_id(self, arg0, arg1, arg2):
-        _todo("get_rigid_body_segmentation_id", "actor properties and controls are being implemented")
-
     def get_rigid_body_texture(self, arg0, arg1, arg2, arg3):
         _todo("get_rigid_body_texture", "camera sensors are being implemented")
 
-    def get_rigid_contact_forces(self, arg0):
-        _todo("get_rigid_contact_forces", "contact reports are being implemented")
 
-    def get_rigid_contacts(self, arg0):
-        _todo("get_rigid_contacts", "contact reports are being implemented")
 
-    def get_sensor(self, arg0, arg1):
-        _todo("get_sensor", "the tensor API is being implemented")
 
-    def get_sim_force_sensor_count(self, arg0):
-        _todo("get_sim_force_sensor_count", "the tensor API is being implemented")
 
     def get_sim_tetrahedra(self, arg0):
         _unsupported("get_sim_tetrahedra", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1003,20 +1348,20 @@ class Gym:
     def get_usd_export_root(self, arg0):
         _todo("get_usd_export_root", "USD export is being implemented")
 
-    def get_vec_env_rigid_contact_forces(self, arg0):
-        _todo("get_vec_env_rigid_contact_forces", "contact reports are being implemented")
 
     def get_viewer_camera_handle(self, arg0):
-        _todo("get_viewer_camera_handle", "the viewer is being implemented")
+        _todo("get_viewer_camera_handle", "camera sensors (which the handle is for) are not implemented yet")
 
-    def get_viewer_camera_transform(self, arg0, arg1):
-        _todo("get_viewer_camera_transform", "the viewer is being implemented")
+    def get_viewer_camera_transform(self, viewer, env):
+        """Viewer camera pose in the env frame (+X looks forward, +Z up)."""
+        return _viewer().get_viewer_camera_transform(viewer, env)
 
-    def get_viewer_mouse_position(self, arg0):
-        _todo("get_viewer_mouse_position", "the viewer is being implemented")
+    def get_viewer_mouse_position(self, viewer):
+        """Mouse position in normalized window coordinates (Vec2 in [0, 1])."""
+        return _viewer().get_viewer_mouse_position(viewer)
 
-    def get_viewer_size(self, arg0):
-        _todo("get_viewer_size", "the viewer is being implemented")
+    def get_viewer_size(self, viewer):
+        return _viewer().get_viewer_size(viewer)
 
     def omni_connect(self, arg0):
         _todo("omni_connect", "USD export is being implemented")
@@ -1024,35 +1369,23 @@ class Gym:
     def omni_disconnect(self):
         _todo("omni_disconnect", "USD export is being implemented")
 
-    def poll_viewer_events(self, arg0):
-        _todo("poll_viewer_events", "the viewer is being implemented")
+    def poll_viewer_events(self, viewer):
+        _viewer().poll_viewer_events(viewer)
 
-    def query_viewer_action_events(self, arg0):
-        _todo("query_viewer_action_events", "the viewer is being implemented")
+    def query_viewer_action_events(self, viewer):
+        """ActionEvents (action name, value 1 press / 0 release) since the last query."""
+        return _viewer().query_viewer_action_events(viewer)
 
-    def query_viewer_has_closed(self, arg0):
-        _todo("query_viewer_has_closed", "the viewer is being implemented")
+    def query_viewer_has_closed(self, viewer):
+        """True once the window closed, the viewer was destroyed or the runner's frame limit was reached."""
+        return _viewer().query_viewer_has_closed(viewer)
 
-    def refresh_actor_root_state_tensor(self, arg0):
-        _todo("refresh_actor_root_state_tensor", "the tensor API is being implemented")
 
-    def refresh_dof_force_tensor(self, arg0):
-        _todo("refresh_dof_force_tensor", "the tensor API is being implemented")
 
-    def refresh_dof_state_tensor(self, arg0):
-        _todo("refresh_dof_state_tensor", "the tensor API is being implemented")
 
-    def refresh_force_sensor_tensor(self, arg0):
-        _todo("refresh_force_sensor_tensor", "the tensor API is being implemented")
 
-    def refresh_jacobian_tensors(self, arg0):
-        _todo("refresh_jacobian_tensors", "the tensor API is being implemented")
 
-    def refresh_mass_matrix_tensors(self, arg0):
-        _todo("refresh_mass_matrix_tensors", "the tensor API is being implemented")
 
-    def refresh_net_contact_force_tensor(self, arg0):
-        _todo("refresh_net_contact_force_tensor", "the tensor API is being implemented")
 
     def refresh_particle_state_tensor(self, arg0):
         _todo("refresh_particle_state_tensor", "the tensor API is being implemented")
@@ -1063,44 +1396,17 @@ class Gym:
     def refresh_pneumatic_target_tensor(self, arg0):
         _todo("refresh_pneumatic_target_tensor", "the tensor API is being implemented")
 
-    def refresh_rigid_body_state_tensor(self, arg0):
-        _todo("refresh_rigid_body_state_tensor", "the tensor API is being implemented")
 
     def render_all_camera_sensors(self, arg0):
         _todo("render_all_camera_sensors", "camera sensors are being implemented")
 
-    def reset_actor_materials(self, arg0, arg1, arg2):
-        _todo("reset_actor_materials", "actor properties and controls are being implemented")
-
     def reset_actor_particles_to_rest(self, arg0, arg1):
         _unsupported("reset_actor_particles_to_rest", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def set_actor_dof_position_targets(self, *args, **kwargs):
-        _todo("set_actor_dof_position_targets", "actor properties and controls are being implemented")
-
-    def set_actor_dof_properties(self, arg0, arg1, arg2):
-        _todo("set_actor_dof_properties", "actor properties and controls are being implemented")
-
-    def set_actor_dof_velocity_targets(self, *args, **kwargs):
-        _todo("set_actor_dof_velocity_targets", "actor properties and controls are being implemented")
 
     def set_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2, arg3):
         _todo("set_actor_fixed_tendon_joint_coefficients", "tendons and MJCF actuators are not mapped to Newton yet")
 
-    def set_actor_rigid_body_properties(self, env, actorHandle, props, recomputeInertia = None):
-        _todo("set_actor_rigid_body_properties", "actor properties and controls are being implemented")
 
-    def set_actor_rigid_shape_properties(self, arg0, arg1, arg2):
-        _todo("set_actor_rigid_shape_properties", "actor properties and controls are being implemented")
-
-    def set_actor_root_state_tensor(self, arg0, arg1):
-        _todo("set_actor_root_state_tensor", "the tensor API is being implemented")
-
-    def set_actor_root_state_tensor_indexed(self, arg0, arg1, arg2, arg3):
-        _todo("set_actor_root_state_tensor_indexed", "the tensor API is being implemented")
-
-    def set_actor_scale(self, arg0, arg1, arg2):
-        _todo("set_actor_scale", "actor properties and controls are being implemented")
 
     def set_actor_soft_materials(self, arg0, arg1, arg2):
         _unsupported("set_actor_soft_materials", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1110,9 +1416,6 @@ class Gym:
 
     def set_actor_tendon_properties(self, arg0, arg1, arg2):
         _todo("set_actor_tendon_properties", "tendons and MJCF actuators are not mapped to Newton yet")
-
-    def set_asset_rigid_shape_properties(self, arg0, arg1):
-        _todo("set_asset_rigid_shape_properties", "actor properties and controls are being implemented")
 
     def set_attractor_properties(self, arg0, arg1, arg2):
         _todo("set_attractor_properties", "rigid body attractors are being implemented")
@@ -1126,41 +1429,13 @@ class Gym:
     def set_camera_transform(self, arg0, arg1, arg2):
         _todo("set_camera_transform", "camera sensors are being implemented")
 
-    def set_dof_actuation_force_tensor(self, arg0, arg1):
-        _todo("set_dof_actuation_force_tensor", "the tensor API is being implemented")
 
-    def set_dof_actuation_force_tensor_indexed(self, arg0, arg1, arg2, arg3):
-        _todo("set_dof_actuation_force_tensor_indexed", "the tensor API is being implemented")
 
-    def set_dof_position_target_tensor(self, arg0, arg1):
-        _todo("set_dof_position_target_tensor", "the tensor API is being implemented")
 
-    def set_dof_position_target_tensor_indexed(self, arg0, arg1, arg2, arg3):
-        _todo("set_dof_position_target_tensor_indexed", "the tensor API is being implemented")
 
-    def set_dof_state_tensor(self, arg0, arg1):
-        _todo("set_dof_state_tensor", "the tensor API is being implemented")
 
-    def set_dof_state_tensor_indexed(self, arg0, arg1, arg2, arg3):
-        _todo("set_dof_state_tensor_indexed", "the tensor API is being implemented")
 
-    def set_dof_target_position(self, arg0, arg1, arg2):
-        _todo("set_dof_target_position", "actor properties and controls are being implemented")
 
-    def set_dof_target_velocity(self, arg0, arg1, arg2):
-        _todo("set_dof_target_velocity", "actor properties and controls are being implemented")
-
-    def set_dof_velocity_target_tensor(self, arg0, arg1):
-        _todo("set_dof_velocity_target_tensor", "the tensor API is being implemented")
-
-    def set_dof_velocity_target_tensor_indexed(self, arg0, arg1, arg2, arg3):
-        _todo("set_dof_velocity_target_tensor_indexed", "the tensor API is being implemented")
-
-    def set_joint_target_position(self, arg0, arg1, arg2):
-        _todo("set_joint_target_position", "actor properties and controls are being implemented")
-
-    def set_joint_target_velocity(self, arg0, arg1, arg2):
-        _todo("set_joint_target_velocity", "actor properties and controls are being implemented")
 
     def set_light_parameters(self, arg0, arg1, arg2, arg3, arg4):
         _todo("set_light_parameters", "camera sensors are being implemented")
@@ -1189,14 +1464,6 @@ class Gym:
     def set_pneumatic_target_tensor_indexed(self, arg0, arg1):
         _todo("set_pneumatic_target_tensor_indexed", "the tensor API is being implemented")
 
-    def set_rigid_body_color(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("set_rigid_body_color", "actor properties and controls are being implemented")
-
-    def set_rigid_body_segmentation_id(self, arg0, arg1, arg2, arg3):
-        _todo("set_rigid_body_segmentation_id", "actor properties and controls are being implemented")
-
-    def set_rigid_body_state_tensor(self, arg0, arg1):
-        _todo("set_rigid_body_state_tensor", "the tensor API is being implemented")
 
     def set_rigid_body_texture(self, arg0, arg1, arg2, arg3, arg4):
         _todo("set_rigid_body_texture", "camera sensors are being implemented")
@@ -1207,26 +1474,54 @@ class Gym:
     def start_access_image_tensors(self, arg0):
         _todo("start_access_image_tensors", "the tensor API is being implemented")
 
-    def step_graphics(self, arg0):
-        _todo("step_graphics", "the viewer is being implemented")
+    def step_graphics(self, sim):
+        """No-op: the viewer reads the live Newton state."""
+        _viewer().step_graphics(sim)
 
-    def subscribe_viewer_keyboard_event(self, arg0, arg1, arg2):
-        _todo("subscribe_viewer_keyboard_event", "the viewer is being implemented")
+    def subscribe_viewer_keyboard_event(self, viewer, key, action):
+        _viewer().subscribe_viewer_keyboard_event(viewer, key, action)
 
-    def subscribe_viewer_mouse_event(self, arg0, arg1, arg2):
-        _todo("subscribe_viewer_mouse_event", "the viewer is being implemented")
+    def subscribe_viewer_mouse_event(self, viewer, button, action):
+        _viewer().subscribe_viewer_mouse_event(viewer, button, action)
 
-    def sync_frame_time(self, arg0):
-        _todo("sync_frame_time", "the viewer is being implemented")
+    def sync_frame_time(self, sim):
+        """Keep a windowed sim at real time (sleeps); no-op headless."""
+        _viewer().sync_frame_time(_h.sim_of(sim, "sync_frame_time"))
 
-    def viewer_camera_look_at(self, arg0, arg1, arg2, arg3):
-        _todo("viewer_camera_look_at", "the viewer is being implemented")
+    def viewer_camera_look_at(self, viewer, env, pos, target):
+        """Place the viewer camera at `pos` looking at `target` (env frame; env None = sim frame)."""
+        _viewer().viewer_camera_look_at(viewer, env, pos, target)
 
     def write_camera_image_to_file(self, arg0, arg1, arg2, arg3, arg4):
         _todo("write_camera_image_to_file", "camera sensors are being implemented")
 
     def write_viewer_image_to_file(self, arg0, arg1):
-        _todo("write_viewer_image_to_file", "the viewer is being implemented")
+        _todo("write_viewer_image_to_file", "rendering viewer images to files is not implemented yet")
+
+
+def _refresh(sim, name, what):
+    from .core import tensors as T
+    # refreshing a buffer nobody acquired is a no-op, as in Isaac Gym
+    return T.api(_h.sim_of(sim, what), what).refresh(name)
+
+
+def _set_dof_values(sim, kind, tensor, indices, count, what):
+    from .core import tensors as T
+    return T.api(_h.sim_of(sim, what), what).set_dof_values(kind, tensor, indices, count, what)
+
+
+def _actuator_props(x):
+    p = ActuatorProperties(motor_effort=x["gear"], kp=x["kp"], kv=x["kv"], control_limited=x["ctrl_limited"],
+                           force_limited=x["force_limited"], lower_control_limit=x["ctrl"][0],
+                           upper_control_limit=x["ctrl"][1], lower_force_limit=x["force"][0],
+                           upper_force_limit=x["force"][1])
+    return p
+
+
+def _viewer():
+    """gymlike.render.viewer (imported on first viewer call)."""
+    from .render import viewer
+    return viewer
 
 
 def _register(sim, asset):

@@ -95,6 +95,38 @@ subscribe_viewer_keyboard_event subscribe_viewer_mouse_event sync_frame_time vie
 write_camera_image_to_file write_viewer_image_to_file
 """.split()
 
+# The public names of Isaac Gym Preview 4's helper modules (isaacgym.gymutil, gymtorch,
+# torch_utils, terrain_utils) that legacy code imports.
+REFERENCE_HELPERS = {
+    "gymutil": """LineGeometry AxesGeometry WireframeBoxGeometry WireframeBBoxGeometry WireframeSphereGeometry
+        draw_lines draw_line get_property_setter_map get_property_getter_map get_default_setter_args
+        generate_random_samples apply_random_samples check_buckets parse_device_str parse_arguments
+        parse_sim_config""".split(),
+    "gymtorch": "wrap_tensor unwrap_tensor".split(),
+    "torch_utils": """to_torch quat_mul normalize quat_apply quat_rotate quat_rotate_inverse quat_conjugate
+        quat_unit quat_from_angle_axis normalize_angle tf_inverse tf_apply tf_vector tf_combine
+        get_basis_vector get_axis_params copysign get_euler_xyz quat_from_euler_xyz torch_rand_float
+        torch_random_dir_2 tensor_clamp scale unscale unscale_np""".split(),
+    "terrain_utils": """SubTerrain random_uniform_terrain sloped_terrain pyramid_sloped_terrain
+        discrete_obstacles_terrain wave_terrain stairs_terrain pyramid_stairs_terrain
+        stepping_stones_terrain convert_heightfield_to_trimesh""".split(),
+}
+
+
+def helper_rows():
+    import importlib
+    out = []
+    for module, names in REFERENCE_HELPERS.items():
+        try:
+            mod = importlib.import_module(f"gymlike.{module}")
+        except ImportError:
+            mod = None
+        present = [n for n in names if mod is not None and hasattr(mod, n)]
+        missing = [n for n in names if n not in present]
+        out.append((module, len(present), len(names), missing))
+    return out
+
+
 _CALL = re.compile(r"\b(_todo|_unsupported)\(\s*\"[^\"]*\"\s*,\s*((?:\"[^\"]*\"\s*)+)\)", re.S)
 
 
@@ -135,6 +167,18 @@ def render():
     ]
     for name, st, note in table:
         lines.append(f"| `{name}` | {st} | {note.replace('|', '/')} |")
+    lines += [
+        "",
+        "## Helper modules",
+        "",
+        "Isaac Gym's helper modules, importable as `isaacgym.<module>` under `python -m gymlike.run`",
+        "(reference pages: gymutil.md, torch_utils.md, terrain_utils.md, run.md, viewer.md).",
+        "",
+        "| module | Isaac Gym names present | missing |",
+        "|---|---|---|",
+    ]
+    for module, present, total, missing in helper_rows():
+        lines.append(f"| `{module}` | {present} of {total} | {', '.join(missing) or '-'} |")
     return "\n".join(lines) + "\n"
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from .enums import DofDriveMode, DofType, JointType
 from .errors import (AssetParseError, GymlikeFileNotFoundError, GymlikeNotImplementedError,
-                     GymlikeValueError)
+                     GymlikeTypeError, GymlikeValueError)
 from .types import DOF_PROPERTIES_DTYPE, AssetOptions
 
 SHAPE_PROPS_DTYPE = np.dtype([
@@ -104,7 +104,8 @@ class Asset:
                 f"asset {self.name}: {len(root_types)} root bodies; gymlike supports assets with "
                 "exactly one kinematic tree")
         self.floating = root_types[0] == JT.FREE
-        mjcf_joints = _mjcf_joint_names(self.path) if self.kind == "mjcf" else {}
+        mjcf = _Mjcf(self.path) if self.kind == "mjcf" else None
+        mjcf_joints = mjcf.body_joints if mjcf else {}
 
         joint_names, joint_types, joint_dofs, joint_newton = [], [], [], []   # Isaac Gym joints
         dof_names, dof_types, dof_qd, dof_q, dof_joint = [], [], [], [], []
@@ -189,6 +190,12 @@ class Asset:
         self.body_shape_count = np.bincount(shape_body, minlength=self.body_count).astype(np.int32)
 
         self.dof_props = self._default_dof_props(b)
+        self.actuators = [a for a in (mjcf.actuators if mjcf else []) if a["joint"] in self.dof_names]
+        if self.options.default_dof_drive_mode == DofDriveMode.DOF_MODE_NONE:
+            # Isaac Gym takes the drive mode of MJCF joints with a <motor> from the file: effort
+            for act in self.actuators:
+                if act["type"] == "motor":
+                    self.dof_props["driveMode"][self.dof_names.index(act["joint"])] = DofDriveMode.DOF_MODE_EFFORT
         self.shape_props = self._default_shape_props(b)
         self.body_mass = np.asarray(b.body_mass, np.float64)
         self.body_com = np.asarray([tuple(c) for c in b.body_com], np.float64).reshape(-1, 3)
@@ -230,9 +237,10 @@ class Asset:
         p["rolling_friction"] = np.asarray(b.shape_material_mu_rolling, np.float64)[s]
         p["torsion_friction"] = np.asarray(b.shape_material_mu_torsional, np.float64)[s]
         p["restitution"] = np.asarray(b.shape_material_restitution, np.float64)[s]
-        p["thickness"] = self.options.thickness
-        p["contact_offset"] = 0.02
-        p["rest_offset"] = 0.0
+        p["thickness"] = self.options.thickness        # Flex-only notion, stored
+        # the values Newton uses: detection gap and contact margin of each shape
+        p["contact_offset"] = np.asarray(b.shape_gap, np.float64)[s]
+        p["rest_offset"] = np.asarray(b.shape_margin, np.float64)[s]
         p["filter"] = 0
         return p
 
@@ -318,7 +326,7 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
     if options is None:
         options = AssetOptions()
     if not isinstance(options, AssetOptions):
-        raise GymlikeValueError(f"load_asset: options must be gymapi.AssetOptions, got {type(options).__name__}")
+        raise GymlikeTypeError(f"load_asset: options must be gymapi.AssetOptions, got {type(options).__name__}")
     if not isinstance(root, str) or not isinstance(filename, str):
         raise GymlikeValueError("load_asset: rootpath and filename must be strings")
     path = os.path.abspath(os.path.join(root, filename))
@@ -344,44 +352,61 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
     # fix_base_link welds the root; otherwise URDF roots float, and MJCF/USD keep what the file
     # says (a <freejoint>, an authored root joint, or a free jointless body)
     floating = False if options.fix_base_link else (True if kind == "urdf" else None)
+    up = _up_axis(sim)
     if kind == "urdf":
         xml_text = _prepare_urdf(path, root)
 
         def make(scale, self_collisions):
-            b = _new_builder(options)
+            b = _new_builder(options, up)
             _guarded(path, lambda: b.add_urdf(
                 xml_text, floating=floating, scale=scale, enable_self_collisions=self_collisions,
-                collapse_fixed_joints=options.collapse_fixed_joints,
+                up_axis=up, collapse_fixed_joints=False,
                 ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
                 joint_ordering="dfs", bodies_follow_joint_ordering=True))
-            return b
+            return _collapse(b, options)
     elif kind == "mjcf":
         _check_xml(path)
 
         def make(scale, self_collisions):
-            b = _new_builder(options)
+            b = _new_builder(options, up)
             _guarded(path, lambda: b.add_mjcf(
                 path, floating=floating, scale=scale, enable_self_collisions=self_collisions,
-                collapse_fixed_joints=options.collapse_fixed_joints,
+                up_axis=up, collapse_fixed_joints=False,
                 ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
                 parse_mujoco_options=False))
-            return b
+            return _collapse(b, options)
     else:
         def make(scale, self_collisions):
             if scale != 1.0:
                 raise GymlikeNotImplementedError("set_actor_scale on USD assets is not supported yet")
-            b = _new_builder(options)
+            b = _new_builder(options, up)
             _guarded(path, lambda: b.add_usd(
                 path, floating=floating, enable_self_collisions=self_collisions,
-                collapse_fixed_joints=options.collapse_fixed_joints, joint_ordering="dfs",
+                collapse_fixed_joints=False, joint_ordering="dfs",
                 bodies_follow_joint_ordering=True))
-            return b
+            return _collapse(b, options)
     return Asset(sim, kind, path, options, make)
 
 
-def _new_builder(options):
+def _collapse(b, options):
+    """AssetOptions.collapse_fixed_joints: merge fixed-joint children into their parents, but
+    keep the root (Newton would also fold a base welded to the world into the world)."""
+    if options.collapse_fixed_joints:
+        roots = [j for j in range(len(b.joint_type)) if b.joint_parent[j] == -1]
+        b.collapse_fixed_joints(joints_to_keep=roots)
+    return b
+
+
+def _up_axis(sim):
+    """Assets are imported in the sim's up axis without rotation (Isaac Gym never rotates them)."""
     newton = _newton()
-    b = newton.ModelBuilder(up_axis=newton.Axis.Z)
+    from .enums import UpAxis
+    return newton.Axis.Y if sim is not None and sim.params.up_axis == UpAxis.UP_AXIS_Y else newton.Axis.Z
+
+
+def _new_builder(options, up):
+    newton = _newton()
+    b = newton.ModelBuilder(up_axis=up)
     b.default_shape_cfg.density = float(options.density)
     return b
 
@@ -478,54 +503,61 @@ def _ancestors(d):
     return out
 
 
-def _mjcf_joint_names(path):
-    """MJCF body name -> [(joint name, type)] in file order, resolving default classes, so that
-    DOFs of a multi-hinge body can be named per `<joint>` as Isaac Gym does."""
-    try:
-        tree = ET.parse(path)
-    except (ET.ParseError, OSError):
-        return {}
-    root = tree.getroot()
-    class_type = {}
+class _Mjcf:
+    """What gymlike needs from an MJCF file beyond Newton's import, with default classes
+    resolved: the `<joint>`s of every body (name, type) in file order, and the actuators."""
 
-    def walk_defaults(node, inherited):
+    def __init__(self, path):
+        self.body_joints, self.actuators = {}, []
+        try:
+            root = ET.parse(path).getroot()
+        except (ET.ParseError, OSError):
+            return
+        self.defaults = {}
+        for top in root.findall("default"):
+            self._read_defaults(top, "main", {})
+        wb = root.find("worldbody")
+        if wb is not None:
+            self._walk(wb, "main")
+        act = root.find("actuator")
+        for el in (act if act is not None else []):
+            a = self._attrs(el, el.get("class", "main"))
+            kind = el.tag
+            gear = float(a.get("gear", "1").split()[0])
+            ctrl = [float(v) for v in a.get("ctrlrange", "0 0").split()]
+            force = [float(v) for v in a.get("forcerange", "0 0").split()]
+            self.actuators.append(dict(
+                name=el.get("name", f"actuator{len(self.actuators)}"), joint=el.get("joint"), type=kind,
+                gear=gear, ctrl=ctrl, force=force,
+                ctrl_limited=a.get("ctrllimited", "auto") in ("true", "auto") and ctrl[0] < ctrl[1],
+                force_limited=a.get("forcelimited", "auto") in ("true", "auto") and force[0] < force[1],
+                kp=float(a.get("kp", "0")), kv=float(a.get("kv", "0"))))
+
+    def _read_defaults(self, node, cls, inherited):
+        own = {tag: dict(v) for tag, v in inherited.items()}
+        for child in node:
+            if child.tag != "default":
+                own.setdefault(child.tag, {}).update(child.attrib)
+        self.defaults[cls] = own
         for d in node.findall("default"):
-            cls = d.get("class", "main")
-            t = inherited
-            j = d.find("joint")
-            if j is not None and j.get("type"):
-                t = j.get("type")
-            class_type[cls] = t
-            walk_defaults(d, t)
+            self._read_defaults(d, d.get("class", cls), own)
 
-    for top in root.findall("default"):
-        t = None
-        j = top.find("joint")
-        if j is not None and j.get("type"):
-            t = j.get("type")
-        class_type[top.get("class", "main")] = t
-        walk_defaults(top, t)
+    def _attrs(self, el, cls):
+        a = dict(self.defaults.get(cls, self.defaults.get("main", {})).get(el.tag, {}))
+        a.update(el.attrib)
+        return a
 
-    out = {}
-
-    def walk(body, childclass):
+    def _walk(self, body, childclass):
         for child in body.findall("body"):
             cc = child.get("childclass", childclass)
             joints = []
             for j in child.findall("joint"):
-                t = j.get("type") or class_type.get(j.get("class", cc or "main")) or class_type.get("main") or "hinge"
-                if t == "free":
-                    continue
-                joints.append((j.get("name", ""), t))
-            name = child.get("name")
-            if name:
-                out[name] = joints
-            walk(child, cc)
-
-    wb = root.find("worldbody")
-    if wb is not None:
-        walk(wb, None)
-    return out
+                t = self._attrs(j, j.get("class", cc)).get("type", "hinge")
+                if t != "free":
+                    joints.append((j.get("name", ""), t))
+            if child.get("name"):
+                self.body_joints[child.get("name")] = joints
+            self._walk(child, cc)
 
 
 # ============================================================================ primitives
@@ -533,15 +565,16 @@ def create_primitive(sim, kind, dims, options):
     if options is None:
         options = AssetOptions()
     if not isinstance(options, AssetOptions):
-        raise GymlikeValueError(f"create_{kind}: options must be gymapi.AssetOptions, got {type(options).__name__}")
+        raise GymlikeTypeError(f"create_{kind}: options must be gymapi.AssetOptions, got {type(options).__name__}")
     for k, v in dims.items():
         if not (isinstance(v, (int, float, np.floating, np.integer)) and v > 0):
             raise GymlikeValueError(f"create_{kind}: {k} must be a positive number, got {v!r}")
     newton = _newton()
     import warp as wp
+    up = _up_axis(sim)
 
     def make(scale, self_collisions):
-        b = _new_builder(options)
+        b = _new_builder(options, up)
         if options.fix_base_link:
             body = b.add_link(label=kind)
             b.add_articulation([b.add_joint_fixed(-1, body)])

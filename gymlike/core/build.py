@@ -103,6 +103,8 @@ def build_model(sim):
     sim.apply_gravity()
     _make_solver(sim)
     _make_states(sim, actors)
+    from . import control
+    control.on_finalize(sim, actors)   # targets, efforts and forces set before finalize
 
 
 def _filter_pairs(b, env_shapes, plan):
@@ -180,6 +182,8 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.efforts_pending = False
     d.forces_pending = False
     d.passive_forces = False
+    d.dof_velocity_limit = wp.zeros(num_dofs, dtype=wp.float32, device=dev)  # <= 0: none
+    d.velocity_clamp = False           # set by props.write_dof_props (SIM_PHYSX only)
     sim.dev = d
 
     # per-body damping from AssetOptions (Isaac Gym applies them to every body of the asset)
@@ -196,8 +200,16 @@ def _make_solver(sim):
     sim.contacts = None
     sim.step_kwargs = {}
     if sim.type == SimType.SIM_PHYSX:
+        # static triangle meshes / heightfields: MuJoCo would collide against a mesh's convex hull
+        # (and MuJoCo-Warp's heightfield contacts are unreliable), so MuJoCo steps with contacts
+        # from Newton's collision pipeline instead (core/terrain.py)
+        newton_contacts = bool(sim.static_meshes)
         try:
-            sim.solver = newton.solvers.SolverMuJoCo(model, cone="elliptic", **_mujoco_capacity(sim))
+            sim.solver = newton.solvers.SolverMuJoCo(model, cone="elliptic", use_mujoco_contacts=not newton_contacts,
+                                                     **_mujoco_capacity(sim))
+            if newton_contacts:
+                sim.pipeline = newton.CollisionPipeline(model)
+                sim.contacts = sim.pipeline.contacts()
         except ValueError as e:
             msg = str(e)
             if "homogeneous" in msg or "Global world" in msg:
@@ -226,6 +238,8 @@ def _mujoco_capacity(sim):
     shapes = sum(a.asset.shape_count for a in env.actors) + len(sim.planes) + len(sim.static_meshes)
     dofs = sum(a.asset._newton_dof_count for a in env.actors)
     nconmax = max(48, 6 * shapes)
+    if sim.static_meshes:   # Newton's pipeline reports several contacts per shape on a mesh/heightfield
+        nconmax = max(nconmax, 16 * shapes)
     return dict(nconmax=nconmax, njmax=3 * nconmax + 2 * dofs + 8)
 
 

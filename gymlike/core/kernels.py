@@ -104,3 +104,18 @@ def scatter(src: wp.array(dtype=Any), idx: wp.array(dtype=wp.int32), dst: wp.arr
 def gather(src: wp.array(dtype=Any), idx: wp.array(dtype=wp.int32), dst: wp.array(dtype=Any)):
     i = wp.tid()
     dst[i] = src[idx[i]]
+
+
+@wp.kernel
+def clamp_dof_velocities(dof_qd: wp.array(dtype=wp.int32), limit: wp.array(dtype=wp.float32),
+                         joint_qd: wp.array(dtype=wp.float32), clamped: wp.array(dtype=wp.int32)):
+    """Isaac Gym's DOF velocity limit after a MuJoCo substep (a limit <= 0 means none); sets
+    clamped[0] when a velocity was actually cut, so the caller can skip the kinematics update."""
+    i = wp.tid()
+    v = limit[i]
+    if v > 0.0:
+        k = dof_qd[i]
+        q = joint_qd[k]
+        if q > v or q < -v:
+            joint_qd[k] = wp.clamp(q, -v, v)
+            clamped[0] = 1

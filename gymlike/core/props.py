@@ -12,6 +12,9 @@ from .asset import UNLIMITED
 from .enums import RIGID_BODY_DISABLE_GRAVITY
 from .sim import _wp
 
+OPEN_LIMIT = 0.5 * UNLIMITED      # the range written for DOFs without limits
+NO_VELOCITY_LIMIT = 1e6           # Newton's default velocity limit: no limit
+
 
 def scatter(sim, dst, idx, values, dtype=None):
     """dst[idx] = values on the sim device (values: numpy)."""
@@ -30,38 +33,54 @@ def notify(sim, *flags):
         f = 0
         for name in flags:
             f |= int(getattr(newton.ModelFlags, name))
-        sim.solver.notify_model_changed(newton.ModelFlags(f))
+        sim.solver.notify_model_changed(f)  # ModelFlags is an IntEnum: combined flags as int
 
 
 # ---------------------------------------------------------------------------- DOF properties
-def write_dof_props(sim, ig_dofs, props):
-    """ig_dofs: DOMAIN_SIM DOF indices; props: DOF_PROPERTIES_DTYPE array of the same length."""
+def write_dof_props(sim, ig_dofs, props, armature_changed=True):
+    """ig_dofs: DOMAIN_SIM DOF indices; props: DOF_PROPERTIES_DTYPE array of the same length.
+
+    DOFs without limits get the finite range +-OPEN_LIMIT rather than Newton's "unlimited"
+    value, so that MuJoCo compiles every joint as limited and `hasLimits` can be switched on
+    after the solver exists (MuJoCo decides limited/unlimited once, at construction)."""
     if len(ig_dofs) == 0:
         return
     wp = _wp()
     m, d, h = sim.model, sim.dev, sim.host
+    ig_dofs = np.asarray(ig_dofs, np.int64)
     qd = h.dof_qd[ig_dofs]
     has = props["hasLimits"].astype(bool)
-    lower = np.where(has, props["lower"], -UNLIMITED).astype(np.float32)
-    upper = np.where(has, props["upper"], UNLIMITED).astype(np.float32)
+    lower = np.where(has, np.clip(props["lower"], -OPEN_LIMIT, OPEN_LIMIT), -OPEN_LIMIT).astype(np.float32)
+    upper = np.where(has, np.clip(props["upper"], -OPEN_LIMIT, OPEN_LIMIT), OPEN_LIMIT).astype(np.float32)
     scatter(sim, m.joint_limit_lower, qd, lower)
     scatter(sim, m.joint_limit_upper, qd, upper)
-    effort = props["effort"].astype(np.float32)
+    effort = np.minimum(props["effort"].astype(np.float64), UNLIMITED).astype(np.float32)
+    velocity = props["velocity"].astype(np.float64)
     scatter(sim, m.joint_effort_limit, qd, effort)
-    scatter(sim, m.joint_velocity_limit, qd, props["velocity"].astype(np.float32))
+    scatter(sim, m.joint_velocity_limit, qd, np.minimum(velocity, UNLIMITED).astype(np.float32))
     scatter(sim, m.joint_friction, qd, props["friction"].astype(np.float32))
     scatter(sim, m.joint_armature, qd, props["armature"].astype(np.float32))
     scatter(sim, d.dof_mode, ig_dofs, props["driveMode"].astype(np.int32))
     scatter(sim, d.dof_stiffness, ig_dofs, props["stiffness"].astype(np.float32))
     scatter(sim, d.dof_damping, ig_dofs, props["damping"].astype(np.float32))
     scatter(sim, d.dof_effort_limit, ig_dofs, effort)
+    # velocity limits: gymlike clamps them itself on SIM_PHYSX (0 = none: Newton's 1e6 default
+    # and a 0 written by some URDFs both mean "no limit")
+    vlim = np.where((velocity > 0) & (velocity < NO_VELOCITY_LIMIT), velocity, 0.0).astype(np.float32)
+    scatter(sim, d.dof_velocity_limit, ig_dofs, vlim)
+    if not hasattr(h, "dof_velocity_limit"):
+        h.dof_velocity_limit = np.zeros(h.num_dofs, np.float32)
+    h.dof_velocity_limit[ig_dofs] = vlim
+    from .enums import SimType
+    d.velocity_clamp = bool(sim.type == SimType.SIM_PHYSX and h.dof_velocity_limit.any())
     wp.launch(K.drive_gains, dim=d.num_dofs, device=sim.device,
               inputs=[d.dof_mode, d.dof_stiffness, d.dof_damping, d.dof_qd, m.joint_target_ke, m.joint_target_kd])
-    notify(sim, "JOINT_DOF_FORCE_PROPERTIES", "JOINT_DOF_INERTIAL_PROPERTIES")
+    # (the inertial notify makes MuJoCo recompute its constants: ~20 ms, only when needed)
+    notify(sim, "JOINT_DOF_FORCE_PROPERTIES", *(["JOINT_DOF_INERTIAL_PROPERTIES"] if armature_changed else []))
 
 
 # ---------------------------------------------------------------------------- rigid bodies
-def write_body_props(sim, bodies, mass, com, inertia, flags):
+def write_body_props(sim, bodies, mass, com, inertia, flags, inertial_changed=True):
     """bodies: DOMAIN_SIM body indices (== Newton body indices)."""
     if len(bodies) == 0:
         return
@@ -82,11 +101,15 @@ def write_body_props(sim, bodies, mass, com, inertia, flags):
     nog = ((np.asarray(flags) & RIGID_BODY_DISABLE_GRAVITY) != 0).astype(np.int32)
     scatter(sim, d.no_gravity, bodies, nog)
     d.passive_forces = bool(d.passive_forces or nog.any())
-    notify(sim, "BODY_INERTIAL_PROPERTIES")
+    if inertial_changed:
+        notify(sim, "BODY_INERTIAL_PROPERTIES")
 
 
 # ---------------------------------------------------------------------------- rigid shapes
 def write_shape_props(sim, newton_shapes, props):
+    """friction, rolling/torsion friction, restitution, contact_offset (Newton's detection gap)
+    and rest_offset (Newton's contact margin, SIM_FLEX only). compliance and thickness have no
+    Newton counterpart (they are stored only); filter is handled at finalize (build._plan_collisions)."""
     if len(newton_shapes) == 0:
         return
     m = sim.model
@@ -94,6 +117,10 @@ def write_shape_props(sim, newton_shapes, props):
     scatter(sim, m.shape_material_restitution, newton_shapes, props["restitution"].astype(np.float32))
     scatter(sim, m.shape_material_mu_rolling, newton_shapes, props["rolling_friction"].astype(np.float32))
     scatter(sim, m.shape_material_mu_torsional, newton_shapes, props["torsion_friction"].astype(np.float32))
+    scatter(sim, m.shape_gap, newton_shapes, props["contact_offset"].astype(np.float32))
+    from .enums import SimType
+    if sim.type == SimType.SIM_FLEX:   # MuJoCo's own collision zeroes (and warns about) margins
+        scatter(sim, m.shape_margin, newton_shapes, props["rest_offset"].astype(np.float32))
     notify(sim, "SHAPE_PROPERTIES")
 
 
@@ -112,3 +139,270 @@ def write_all(sim):
     if len(h.shape_newton):
         write_shape_props(sim, h.shape_newton, np.concatenate([a.shape_props for a in actors]))
     d.passive_forces = bool(d.passive_forces or d.lin_damp.numpy().any() or d.ang_damp.numpy().any())
+
+
+# ============================================================================ handle-API properties
+# Getters return the actor's copies, which every setter keeps equal to what the model uses;
+# setters validate everything first, then write the actor copy and (after finalize) the model.
+DOF_FIELDS = ("hasLimits", "lower", "upper", "driveMode", "velocity", "effort", "stiffness",
+              "damping", "friction", "armature")
+
+
+def check_dof_props(props, n, what):
+    """A structured array with Isaac Gym's DOF property fields, n rows -> a clean copy."""
+    from .errors import GymlikeTypeError, GymlikeValueError
+    from .types import DOF_PROPERTIES_DTYPE
+    if not isinstance(props, np.ndarray) or props.dtype.names is None:
+        raise GymlikeTypeError(f"{what}: props must be the structured numpy array returned by "
+                               f"get_actor_dof_properties (fields {', '.join(DOF_FIELDS)}), got "
+                               f"{type(props).__name__}" + (f" of dtype {props.dtype}" if isinstance(props, np.ndarray) else ""))
+    missing = [f for f in DOF_FIELDS if f not in props.dtype.names]
+    if missing:
+        raise GymlikeTypeError(f"{what}: props has dtype {props.dtype}, which lacks the DOF property "
+                               f"field(s) {', '.join(missing)}")
+    if props.shape != (n,):
+        raise GymlikeValueError(f"{what}: props must have one entry per DOF of the actor ({n}), "
+                                f"got shape {props.shape}")
+    out = np.zeros(n, DOF_PROPERTIES_DTYPE)
+    for f in DOF_FIELDS:
+        try:
+            out[f] = props[f]
+        except (ValueError, TypeError):
+            raise GymlikeTypeError(f"{what}: props['{f}'] has dtype {props.dtype[f]}, not a number") from None
+    modes = np.asarray(props["driveMode"])
+    bad = np.nonzero(~np.isin(modes, (0, 1, 2, 3)) | (modes != out["driveMode"]))[0]
+    if len(bad):
+        i = int(bad[0])
+        raise GymlikeValueError(f"{what}: props[{i}]['driveMode'] = {int(modes[i]) if np.isfinite(modes[i]) else modes[i]} is not a drive mode; expected "
+                                "DOF_MODE_NONE (0), DOF_MODE_POS (1), DOF_MODE_VEL (2) or DOF_MODE_EFFORT (3)")
+    for f in ("lower", "upper", "velocity", "effort", "stiffness", "damping", "friction", "armature"):
+        v = out[f]
+        nan = np.isnan(v)
+        if nan.any():
+            raise GymlikeValueError(f"{what}: props[{int(np.argmax(nan))}]['{f}'] is NaN")
+        if f in ("stiffness", "damping", "friction", "armature") and not np.isfinite(v).all():
+            i = int(np.argmax(~np.isfinite(v)))
+            raise GymlikeValueError(f"{what}: props[{i}]['{f}'] must be finite, got {v[i]}")
+        if f not in ("lower", "upper") and (v < 0).any():
+            i = int(np.argmax(v < 0))
+            raise GymlikeValueError(f"{what}: props[{i}]['{f}'] must be >= 0, got {v[i]}")
+    has = out["hasLimits"]
+    inverted = has & (out["lower"] > out["upper"])
+    if inverted.any():
+        i = int(np.argmax(inverted))
+        raise GymlikeValueError(f"{what}: props[{i}] has lower limit {out['lower'][i]} > upper limit "
+                                f"{out['upper'][i]}")
+    return out
+
+
+def set_actor_dof_props(actor, props):
+    sim = actor.env.sim
+    if sim.finalized and len(props):
+        d0 = int(sim.host.actor_dof0[actor.sim_index])
+        write_dof_props(sim, np.arange(d0, d0 + len(props)), props,
+                        armature_changed=bool((props["armature"] != actor.dof_props["armature"]).any()))
+    actor.dof_props[:] = props
+
+
+# ---------------------------------------------------------------------------- rigid bodies
+_KNOWN_BODY_FLAGS = 1 | 2 | 4   # DISABLE_GRAVITY, DISABLE_SIMULATION, ENABLE_GYROSCOPIC_FORCES
+
+
+def body_props_list(actor):
+    from .types import Mat33, RigidBodyProperties, Vec3
+    out = []
+    for i in range(actor.asset.body_count):
+        p = RigidBodyProperties()
+        m = float(actor.body_mass[i])
+        inertia = actor.body_inertia[i]
+        p.mass = m
+        p.invMass = 1.0 / m if m > 0 else 0.0
+        p.com = Vec3(*map(float, actor.body_com[i]))
+        p.inertia = Mat33.from_numpy(inertia)
+        try:
+            inv = np.linalg.inv(inertia) if m > 0 else np.zeros((3, 3))
+        except np.linalg.LinAlgError:
+            inv = np.zeros((3, 3))
+        p.invInertia = Mat33.from_numpy(inv)
+        p.flags = int(actor.body_flags[i])
+        out.append(p)
+    return out
+
+
+def check_body_props(actor, props, recompute_inertia, what):
+    """-> (mass, com, inertia, flags) arrays for the actor's bodies, fully validated."""
+    from .errors import GymlikeNotImplementedError, GymlikeTypeError, GymlikeValueError
+    from .types import Mat33, RigidBodyProperties, Vec3
+    n = actor.asset.body_count
+    if not isinstance(props, (list, tuple)):
+        raise GymlikeTypeError(f"{what}: props must be a list of gymapi.RigidBodyProperties, got {type(props).__name__}")
+    if len(props) != n:
+        raise GymlikeValueError(f"{what}: props must have one entry per rigid body of the actor ({n}), got {len(props)}")
+    mass = np.zeros(n)
+    com = np.zeros((n, 3))
+    inertia = np.zeros((n, 3, 3))
+    flags = np.zeros(n, np.int32)
+    for i, p in enumerate(props):
+        if not isinstance(p, RigidBodyProperties):
+            raise GymlikeTypeError(f"{what}: props[{i}] must be gymapi.RigidBodyProperties, got {type(p).__name__}")
+        try:
+            m = float(p.mass)
+        except (TypeError, ValueError):
+            raise GymlikeTypeError(f"{what}: props[{i}].mass must be a number, got {p.mass!r}") from None
+        if not np.isfinite(m) or m < 0:
+            raise GymlikeValueError(f"{what}: props[{i}].mass must be a finite number >= 0, got {m}")
+        if m == 0 and actor.body_mass[i] > 0:
+            raise GymlikeValueError(f"{what}: props[{i}].mass is 0; a simulated body needs a positive mass")
+        if not isinstance(p.com, Vec3):
+            raise GymlikeTypeError(f"{what}: props[{i}].com must be gymapi.Vec3, got {type(p.com).__name__}")
+        if not isinstance(p.inertia, Mat33):
+            raise GymlikeTypeError(f"{what}: props[{i}].inertia must be gymapi.Mat33, got {type(p.inertia).__name__}")
+        c = np.array(p.com.to_tuple(), np.float64)
+        I = p.inertia.to_numpy()
+        if not np.isfinite(c).all():
+            raise GymlikeValueError(f"{what}: props[{i}].com must be finite, got {p.com}")
+        if not np.isfinite(I).all():
+            raise GymlikeValueError(f"{what}: props[{i}].inertia must be finite")
+        if not np.allclose(I, I.T, rtol=1e-4, atol=1e-9 + 1e-6 * np.abs(I).max()):
+            raise GymlikeValueError(f"{what}: props[{i}].inertia must be symmetric, got {I.tolist()}")
+        if m > 0 and np.linalg.eigvalsh(I).min() <= 0:
+            raise GymlikeValueError(f"{what}: props[{i}].inertia must be positive definite, got {I.tolist()}")
+        f = p.flags
+        if isinstance(f, bool) or not isinstance(f, (int, np.integer)) or f < 0 or f & ~_KNOWN_BODY_FLAGS:
+            raise GymlikeValueError(f"{what}: props[{i}].flags must be a combination of RIGID_BODY_NONE, "
+                                    f"RIGID_BODY_DISABLE_GRAVITY and RIGID_BODY_ENABLE_GYROSCOPIC_FORCES, got {f!r}")
+        if f & 2:
+            raise GymlikeNotImplementedError(
+                f"{what}: props[{i}].flags has RIGID_BODY_DISABLE_SIMULATION, which gymlike does not "
+                "support (Newton cannot take a single body out of the simulation)")
+        if recompute_inertia and actor.body_mass[i] > 0 and m != actor.body_mass[i]:
+            I = I * (m / actor.body_mass[i])   # same shape, uniform density
+        mass[i], com[i], inertia[i], flags[i] = m, c, I, int(f)
+    return mass, com, inertia, flags
+
+
+def set_actor_body_props(actor, mass, com, inertia, flags):
+    sim = actor.env.sim
+    if sim.finalized:
+        b0 = int(sim.host.actor_body0[actor.sim_index])
+        changed = not (np.array_equal(mass, actor.body_mass) and np.array_equal(com, actor.body_com)
+                       and np.array_equal(inertia, actor.body_inertia))
+        write_body_props(sim, np.arange(b0, b0 + len(mass)), mass, com, inertia, flags, inertial_changed=changed)
+    actor.body_mass[:] = mass
+    actor.body_com[:] = com
+    actor.body_inertia[:] = inertia
+    actor.body_flags[:] = flags
+
+
+# ---------------------------------------------------------------------------- rigid shapes
+SHAPE_FIELDS = ("friction", "rolling_friction", "torsion_friction", "restitution", "compliance",
+                "thickness", "contact_offset", "rest_offset", "filter")
+
+
+def shape_props_list(arr):
+    from .types import RigidShapeProperties
+    out = []
+    for row in arr:
+        p = RigidShapeProperties()
+        for f in SHAPE_FIELDS:
+            setattr(p, f, int(row[f]) if f == "filter" else float(row[f]))
+        out.append(p)
+    return out
+
+
+def check_shape_props(props, n, what):
+    """A list of RigidShapeProperties, one per shape -> SHAPE_PROPS_DTYPE array."""
+    from .asset import SHAPE_PROPS_DTYPE
+    from .errors import GymlikeTypeError, GymlikeValueError
+    from .types import RigidShapeProperties
+    if not isinstance(props, (list, tuple)):
+        raise GymlikeTypeError(f"{what}: props must be a list of gymapi.RigidShapeProperties, got {type(props).__name__}")
+    if len(props) != n:
+        raise GymlikeValueError(f"{what}: props must have one entry per rigid shape ({n}), got {len(props)}")
+    out = np.zeros(n, SHAPE_PROPS_DTYPE)
+    for i, p in enumerate(props):
+        if not isinstance(p, RigidShapeProperties):
+            raise GymlikeTypeError(f"{what}: props[{i}] must be gymapi.RigidShapeProperties, got {type(p).__name__}")
+        for f in SHAPE_FIELDS[:-1]:
+            v = getattr(p, f)
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise GymlikeTypeError(f"{what}: props[{i}].{f} must be a number, got {v!r}")
+            v = float(v)
+            if not np.isfinite(v) or v < 0:
+                raise GymlikeValueError(f"{what}: props[{i}].{f} must be a finite number >= 0, got {v}")
+            if f == "restitution" and v > 1:
+                raise GymlikeValueError(f"{what}: props[{i}].restitution must be in [0, 1], got {v}")
+            out[i][f] = v
+        flt = p.filter
+        if isinstance(flt, bool) or not isinstance(flt, (int, np.integer)):
+            raise GymlikeTypeError(f"{what}: props[{i}].filter must be an int bit mask, got {flt!r}")
+        out[i]["filter"] = int(flt)
+    return out
+
+
+def set_actor_shape_props(actor, props, what):
+    from .errors import GymlikeRuntimeError
+    sim = actor.env.sim
+    if sim.finalized:
+        changed = np.nonzero(props["filter"] != actor.shape_props["filter"])[0]
+        if len(changed):
+            i = int(changed[0])
+            raise GymlikeRuntimeError(
+                f"{what}: props[{i}].filter changes from {int(actor.shape_props['filter'][i])} to "
+                f"{int(props['filter'][i])}, but collision filtering is fixed once the sim is prepared "
+                "(prepare_sim, simulate, a tensor acquire or a state access); set filters before that")
+        s0 = int(sim.host.actor_shape0[actor.sim_index])
+        write_shape_props(sim, s0 + actor.asset.shape_newton, props)
+    actor.shape_props[:] = props
+
+
+# ---------------------------------------------------------------------------- scale
+def set_actor_scale(actor, scale, what):
+    """Scale an actor before the sim is finalized: geometry and joint positions come from the
+    asset re-imported at that scale; mass *s^3, inertia *s^5, COM *s, prismatic limits *s."""
+    from .enums import DofType
+    from .errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
+    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
+        raise GymlikeTypeError(f"{what}: scale must be a number, got {type(scale).__name__}")
+    scale = float(scale)
+    if not np.isfinite(scale) or scale <= 0:
+        raise GymlikeValueError(f"{what}: scale must be a finite number > 0, got {scale}")
+    if scale == actor.scale:
+        return
+    sim = actor.env.sim
+    if sim.finalized:
+        raise GymlikeRuntimeError(
+            f"{what}: the sim is already prepared (prepare_sim, simulate, a tensor acquire or a state "
+            "access happened) and Newton cannot change an actor's geometry afterwards; call "
+            "set_actor_scale right after create_actor, before any of those")
+    actor.asset.builder(scale, True)   # re-import at this scale now: unsupported assets fail here
+    r = scale / actor.scale
+    actor.body_mass *= r ** 3
+    actor.body_inertia *= r ** 5
+    actor.body_com *= r
+    lin = np.array([t == DofType.DOF_TRANSLATION for t in actor.asset.dof_types], bool)
+    if lin.any():
+        for f in ("lower", "upper"):
+            v = actor.dof_props[f]
+            v[lin & actor.dof_props["hasLimits"]] *= r
+    actor.scale = scale
+
+
+# ---------------------------------------------------------------------------- rendering attributes
+def body_color(actor, body, mesh_type):
+    """The color set for a body (mesh_type MESH_VISUAL or MESH_COLLISION), else the color of the
+    asset's first shape of that body, else light grey. Renderers read this."""
+    c = actor.body_colors.get((int(body), int(mesh_type)))
+    if c is not None:
+        return c
+    b = actor.asset.builder(1.0, True)
+    colors = getattr(b, "shape_color", [])
+    for s, sb in enumerate(b.shape_body):
+        if sb == body and s < len(colors) and colors[s] is not None:
+            return tuple(float(x) for x in colors[s])
+    return (0.7, 0.7, 0.7)
+
+
+def body_segmentation_id(actor, body):
+    """The segmentation id of a body: set per body, else the actor's segmentationId."""
+    return int(actor.body_segmentation.get(int(body), actor.segmentation_id))

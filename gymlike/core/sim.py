@@ -91,6 +91,10 @@ class Actor:
         self.pending_body_states = None    # body states set before the model existed
         self.deferred = []                 # state writes to replay once the model exists
         self.dof_force_sensors = False
+        # controls recorded before the model exists (core/control.py applies them at finalize)
+        self.pos_targets = np.zeros(asset.dof_count, np.float32)
+        self.vel_targets = np.zeros(asset.dof_count, np.float32)
+        self.pending_efforts = None
 
     @property
     def sim_index(self):
@@ -133,7 +137,9 @@ class Sim:
         self.destroyed = False
         self._actor_starts = None
         self.listeners = []              # objects with on_simulate()/on_state_written() (tensor API)
-        self.step_limit = None           # set by gymlike.run --max-frames
+        self.pending_wrenches = []       # body forces applied before the model exists (core/control.py)
+        from . import session
+        self.step_limit = session.step_limit_for_new_sim()   # gymlike.run --max-frames (else None)
 
     # ------------------------------------------------------------------ creation
     def check_alive(self):
@@ -260,23 +266,38 @@ class Sim:
         n_sub = max(1, int(self.params.substeps))
         h = float(self.params.dt) / n_sub
         d = self.dev
+        launch = self._launcher()
         if d.efforts_pending:
-            wp.launch(K.apply_dof_efforts, dim=d.num_dofs, device=self.device,
-                      inputs=[d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_qd, self.control.joint_f])
+            launch("efforts", K.apply_dof_efforts, d.num_dofs,
+                   (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_qd, self.control.joint_f))
         need_wrench = d.forces_pending or d.passive_forces
+        dirty = self._dirty_body_f      # states whose body_f holds a wrench from an earlier substep
         for _ in range(n_sub):
             s_in, s_out = self.state, self.state_next
             if need_wrench:
-                wp.launch(K.body_wrenches, dim=d.num_bodies, device=self.device,
-                          inputs=[s_in.body_q, s_in.body_qd, self.model.body_mass, self.model.body_inertia,
-                                  self.model.body_world, self.model.gravity, d.body_force, d.no_gravity,
-                                  d.lin_damp, d.ang_damp, h, s_in.body_f])
-            else:
+                launch(("wrenches", id(s_in)), K.body_wrenches, d.num_bodies,
+                       (s_in.body_q, s_in.body_qd, self.model.body_mass, self.model.body_inertia,
+                        self.model.body_world, self.model.gravity, d.body_force, d.no_gravity,
+                        d.lin_damp, d.ang_damp, h, s_in.body_f))
+                dirty.add(id(s_in))
+            elif id(s_in) in dirty:      # (the solvers only read body_f: a zeroed one stays zero)
                 s_in.body_f.zero_()
-            if self.pipeline is not None and self.contacts is not None and self.type == SimType.SIM_FLEX:
+                dirty.discard(id(s_in))
+            if self.pipeline is not None and self.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
                 self.pipeline.collide(s_in, self.contacts)
             self.solver.step(s_in, s_out, self.control, self.contacts, h, **self.step_kwargs)
+            if d.velocity_clamp:   # DOF velocity limits (MuJoCo has none of its own)
+                launch(("vclamp", id(s_out)), K.clamp_dof_velocities, d.num_dofs,
+                       (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self._clamped))
             self.state, self.state_next = s_out, s_in
+        if d.velocity_clamp:
+            # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
+            # body velocities follow them once per simulate, and only when a clamp happened (on
+            # CUDA the flag is not read back, to keep the device asynchronous)
+            if not self.device.startswith("cpu") or int(self._clamped.numpy()[0]):
+                import newton
+                self._clamped.zero_()
+                newton.eval_fk(self.model, self.state.joint_q, self.state.joint_qd, self.state)
         self.joint_state_stale = self.type == SimType.SIM_FLEX   # XPBD writes bodies only
         # efforts and body forces last one simulate() call
         if d.efforts_pending:
@@ -307,19 +328,44 @@ class Sim:
             newton.eval_ik(self.model, self.state, self.state.joint_q, self.state.joint_qd)
             self.joint_state_stale = False
 
+    def _launcher(self):
+        """Recorded launches of the step-path kernels (core/launch.py)."""
+        launch = getattr(self, "_step_launch", None)
+        if launch is None:
+            from .launch import Launcher
+            launch = self._step_launch = Launcher(self.device)
+            self._dirty_body_f = set()
+            self._nan_unread = 0
+            self._clamped = _wp().zeros(1, dtype=_wp().int32, device=self.device)
+        return launch
+
+    # NaN check: one kernel per simulate flags the worlds whose bodies hold NaN/inf; the flags
+    # accumulate on the device and are read back every `nan_check_interval` simulate calls
+    # (1: every call, which on the CPU costs a pointer read; on CUDA each read is a device
+    # sync, so a larger interval lets the GPU run ahead). The flags are zeroed only after a
+    # detection, so a clean run pays one launch and the read.
+    nan_check_interval = 1
+
     def _check_nan(self):
-        wp = _wp()
         d = self.dev
-        d.nan_count.zero_()
-        d.nan_worlds.zero_()
-        wp.launch(K.find_nan_worlds, dim=d.num_bodies, device=self.device,
-                  inputs=[self.state.body_q, self.state.body_qd, self.model.body_world, d.nan_worlds, d.nan_count])
+        self._launcher()(("nan", id(self.state)), K.find_nan_worlds, d.num_bodies,
+                         (self.state.body_q, self.state.body_qd, self.model.body_world, d.nan_worlds, d.nan_count))
+        self._nan_unread += 1
+        if self._nan_unread < max(1, int(self.nan_check_interval)):
+            return
+        first = self.frame - self._nan_unread + 1
+        self._nan_unread = 0
         if int(d.nan_count.numpy()[0]):
             bad = np.nonzero(d.nan_worlds.numpy())[0].tolist()
+            d.nan_count.zero_()
+            d.nan_worlds.zero_()
             shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
-            raise SimulationNaNError(
-                f"simulate: the state became NaN/inf in env(s) {shown} at frame {self.frame}; "
+            when = f"at frame {self.frame}" if first == self.frame else f"between frames {first} and {self.frame}"
+            err = SimulationNaNError(
+                f"simulate: the state became NaN/inf in env(s) {shown} {when}; "
                 "check gains (too stiff for dt), masses and applied forces, then reset those envs")
+            err.envs = bad     # env indices, for code that resets them and goes on (gymlike.envs)
+            raise err
 
     # ------------------------------------------------------------------ params
     def set_params(self, params):

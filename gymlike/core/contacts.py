@@ -1,0 +1,428 @@
+"""Contact forces and force sensors, from the solver's per-contact forces (`contact_f`).
+
+Definitions (documented in python_bindings_docs/tensor_api.md):
+
+* **Net contact force** of a body: the sum of the contact forces acting on it, world frame, N.
+  It is the force of the contacts of the *last substep* of the last `simulate` call (the
+  solvers report the contact impulses of one step; gymlike does not average over substeps).
+  A box of mass m resting on the ground reads (0, 0, m g); in free fall it reads zero.
+* **Force sensor** (`create_asset_force_sensor`): the contact wrench received by the sensor's
+  body and by every body below it in its actor's kinematic tree (a foot: its ground reaction;
+  a wrist: what the gripper touches), force and torque about the sensor origin, in the sensor
+  frame (or world axes with `use_world_frame`). Gravity, inertia and the actor's own joint
+  forces are not part of the reading: a sensor on a resting body reads its support force.
+  Isaac Gym documents its PhysX sensors as the body's *net* force (zero at rest); that
+  quantity is `m a`, which the rigid body state tensor already gives.
+
+Contact capture costs solver work (MuJoCo exports its contacts, the observable kernels run),
+so it is switched on the first time one of these is acquired or read (core/observables.py);
+readings cover the simulate calls from then on.
+
+Every refresh is a fixed number of kernel launches over all contacts / bodies / sensors."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import warp as wp
+
+from . import observables as OBS
+from .enums import SimType
+from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
+from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3
+
+
+# ============================================================================ kernels
+@wp.kernel
+def _accumulate_contacts(count: wp.array(dtype=wp.int32), shape0: wp.array(dtype=wp.int32),
+                         shape1: wp.array(dtype=wp.int32), point0: wp.array(dtype=wp.vec3),
+                         point1: wp.array(dtype=wp.vec3), offset0: wp.array(dtype=wp.vec3),
+                         offset1: wp.array(dtype=wp.vec3), contact_f: wp.array(dtype=wp.spatial_vector),
+                         shape_body: wp.array(dtype=wp.int32), body_q: wp.array(dtype=wp.transform),
+                         body_com: wp.array(dtype=wp.vec3),
+                         force: wp.array(dtype=wp.vec3), torque: wp.array(dtype=wp.vec3)):
+    """Per body: sum of contact forces and of their moments about the body's COM (world frame).
+    contact_f row i is the force on shape0's body by shape1 (Newton's convention); only its
+    linear part is used (the solvers disagree on the reference point of the torque part)."""
+    i = wp.tid()
+    if i >= count[0]:
+        return
+    f = wp.spatial_top(contact_f[i])
+    b0 = shape_body[shape0[i]]
+    b1 = shape_body[shape1[i]]
+    if b0 >= 0:
+        X = body_q[b0]
+        p = wp.transform_point(X, point0[i] + offset0[i])
+        wp.atomic_add(force, b0, f)
+        wp.atomic_add(torque, b0, wp.cross(p - wp.transform_point(X, body_com[b0]), f))
+    if b1 >= 0:
+        X = body_q[b1]
+        p = wp.transform_point(X, point1[i] + offset1[i])
+        wp.atomic_add(force, b1, -f)
+        wp.atomic_add(torque, b1, wp.cross(p - wp.transform_point(X, body_com[b1]), -f))
+
+
+@wp.kernel
+def _sensor_wrenches(force: wp.array(dtype=wp.vec3), torque: wp.array(dtype=wp.vec3),
+                     body_q: wp.array(dtype=wp.transform), body_com: wp.array(dtype=wp.vec3),
+                     sensor_body: wp.array(dtype=wp.int32), sensor_pose: wp.array(dtype=wp.transform),
+                     sensor_flags: wp.array(dtype=wp.int32), tree_start: wp.array(dtype=wp.int32),
+                     tree_bodies: wp.array(dtype=wp.int32), out: wp.array2d(dtype=wp.float32)):
+    """flags: bit 0 world frame, bit 1 contact (constraint solver) forces enabled."""
+    s = wp.tid()
+    Xs = body_q[sensor_body[s]] * sensor_pose[s]
+    ps = wp.transform_get_translation(Xs)
+    F = wp.vec3(0.0)
+    M = wp.vec3(0.0)
+    flags = sensor_flags[s]
+    if (flags & 2) != 0:
+        for k in range(tree_start[s], tree_start[s + 1]):
+            b = tree_bodies[k]
+            fb = force[b]
+            com = wp.transform_point(body_q[b], body_com[b])
+            F = F + fb
+            M = M + torque[b] + wp.cross(com - ps, fb)
+    if (flags & 1) == 0:
+        r = wp.transform_get_rotation(Xs)
+        F = wp.quat_rotate_inv(r, F)
+        M = wp.quat_rotate_inv(r, M)
+    for k in range(3):
+        out[s, k] = F[k]
+        out[s, 3 + k] = M[k]
+
+
+# ============================================================================ per-sim contact data
+class ContactForces:
+    """Per-body contact force/torque accumulation of the last simulate (device arrays)."""
+
+    def __init__(self, sim, what):
+        self.sim = sim
+        self.observed = OBS.require(sim, {OBS.CONTACT_F}, what)
+        n = max(1, sim.host.num_bodies)
+        self.force = wp.zeros(n, dtype=wp.vec3, device=sim.device)
+        self.torque = wp.zeros(n, dtype=wp.vec3, device=sim.device)
+        self._stamp = None
+
+    def update(self):
+        """Accumulate the contact forces of the last step (once per simulate)."""
+        o = self.observed
+        stamp = (id(o.obs), o.steps, self.sim.frame)
+        if stamp == self._stamp:
+            return
+        self._stamp = stamp
+        self.force.zero_()
+        self.torque.zero_()
+        c, m = o.contacts, self.sim.model
+        if o.steps == 0 or c.rigid_contact_max == 0:
+            return
+        wp.launch(_accumulate_contacts, dim=c.rigid_contact_max, device=self.sim.device,
+                  inputs=[c.rigid_contact_count, c.rigid_contact_shape0, c.rigid_contact_shape1,
+                          c.rigid_contact_point0, c.rigid_contact_point1, c.rigid_contact_offset0,
+                          c.rigid_contact_offset1, o.obs.contact_f, m.shape_body, self.sim.state.body_q,
+                          m.body_com, self.force, self.torque])
+
+
+def contact_forces(sim, what) -> ContactForces:
+    cf = getattr(sim, "contact_forces", None)
+    if cf is None:
+        cf = sim.contact_forces = ContactForces(sim, what)
+    return cf
+
+
+def _announce(sim, what):
+    """Handle-API readers switch contact capture on at their first call: say so once."""
+    if getattr(sim, "contact_forces", None) is None:
+        warnings.warn(f"gymlike: {what} switched contact-force capture on; readings start with the "
+                      "next simulate call (acquire_net_contact_force_tensor before the loop avoids this)",
+                      RuntimeWarning, stacklevel=4)
+
+
+# ============================================================================ tensor API
+def refresh_net_contact_forces(sim, buf):
+    cf = contact_forces(sim, "refresh_net_contact_force_tensor")
+    cf.update()
+    if sim.host.num_bodies:
+        wp.copy(wp.from_torch(buf._torch, dtype=wp.vec3), cf.force, count=sim.host.num_bodies)
+
+
+# ============================================================================ handle API
+def body_forces_host(sim, what):
+    """(num_bodies, 3) float32 net contact forces of the last simulate (numpy)."""
+    sim.ensure_ready(what)
+    _announce(sim, what)
+    cf = contact_forces(sim, what)
+    cf.update()
+    return cf.force.numpy()[: sim.host.num_bodies].astype(np.float32)
+
+
+def _as_vec3(a):
+    out = np.zeros(len(a), Vec3.dtype)
+    out.view(np.float32).reshape(-1, 3)[:] = a
+    return out
+
+
+def env_contact_forces(env, what):
+    sim = env.sim
+    f = body_forces_host(sim, what)
+    b0 = sim.env_start(env, "body")
+    return _as_vec3(f[b0:b0 + env.body_count])
+
+
+def sim_contact_forces(sim, what):
+    return _as_vec3(body_forces_host(sim, what))
+
+
+def vec_env_contact_forces(envs, what):
+    if not envs:
+        return np.zeros(0, Vec3.dtype)
+    sim = envs[0].sim
+    f = body_forces_host(sim, what)
+    rows = [f[sim.env_start(e, "body"):sim.env_start(e, "body") + e.body_count] for e in envs]
+    return _as_vec3(np.concatenate(rows))
+
+
+def rigid_contacts(sim, env, what):
+    """Isaac Gym RigidContact records of the last simulate's contacts (all envs, or one env).
+    body0/body1 are env-domain body indices (-1 for the ground and other static shapes),
+    env0/env1 the envs (-1 for static shapes); localPos0/1 the contact points in the bodies'
+    frames (world frame for static shapes); normal Newton's contact normal (from body0 to
+    body1); lambda the normal force magnitude, lambdaFriction its tangential components along
+    two axes orthogonal to the normal; minDist the signed separation (negative: penetration)."""
+    sim.ensure_ready(what)
+    _announce(sim, what)
+    cf = contact_forces(sim, what)
+    o = cf.observed
+    out_empty = np.zeros(0, RIGID_CONTACT_DTYPE)
+    if o.steps == 0:
+        return out_empty
+    c, m, h = o.contacts, sim.model, sim.host
+    n = int(c.rigid_contact_count.numpy()[0])
+    n = min(n, c.rigid_contact_max)
+    if n == 0:
+        return out_empty
+    s0 = c.rigid_contact_shape0.numpy()[:n]
+    s1 = c.rigid_contact_shape1.numpy()[:n]
+    shape_body = m.shape_body.numpy()
+    b0, b1 = shape_body[s0], shape_body[s1]
+    world = h.body_world
+    w0 = np.where(b0 >= 0, world[np.maximum(b0, 0)], -1)
+    w1 = np.where(b1 >= 0, world[np.maximum(b1, 0)], -1)
+    if env is not None:
+        keep = (w0 == env.index) | (w1 == env.index)
+        if not keep.any():
+            return out_empty
+    else:
+        keep = np.ones(n, bool)
+    bws = m.body_world_start.numpy()
+    p0 = c.rigid_contact_point0.numpy()[:n] + c.rigid_contact_offset0.numpy()[:n]
+    p1 = c.rigid_contact_point1.numpy()[:n] + c.rigid_contact_offset1.numpy()[:n]
+    nrm = c.rigid_contact_normal.numpy()[:n].astype(np.float64)
+    f = o.obs.contact_f.numpy()[:n, 0:3].astype(np.float64)
+    body_q = sim.state.body_q.numpy().astype(np.float64)
+
+    def world_point(b, p):
+        out = p.astype(np.float64).copy()
+        dyn = b >= 0
+        if dyn.any():
+            q = body_q[b[dyn]]
+            out[dyn] = q[:, 0:3] + _rotate(q[:, 3:7], out[dyn])
+        return out
+
+    pw0, pw1 = world_point(b0, p0), world_point(b1, p1)
+    lam = -np.einsum("ij,ij->i", f, nrm)                 # f acts on body0; the normal points to body1
+    t1, t2 = _tangents(nrm)
+    mu = m.shape_material_mu.numpy()
+    mt = m.shape_material_mu_torsional.numpy()
+    mr = m.shape_material_mu_rolling.numpy()
+    comb = (np.maximum if sim.type == SimType.SIM_PHYSX else (lambda a, b: 0.5 * (a + b)))
+    out = np.zeros(n, RIGID_CONTACT_DTYPE)
+    out["env0"], out["env1"] = w0, w1
+    out["body0"] = np.where(b0 >= 0, b0 - bws[np.maximum(w0, 0)], -1)
+    out["body1"] = np.where(b1 >= 0, b1 - bws[np.maximum(w1, 0)], -1)
+    for name, arr in (("localPos0", p0), ("localPos1", p1), ("normal", nrm), ("offset0", c.rigid_contact_offset0.numpy()[:n]),
+                      ("offset1", c.rigid_contact_offset1.numpy()[:n])):
+        for k, axis in enumerate("xyz"):
+            out[name][axis] = arr[:, k]
+    out["minDist"] = np.einsum("ij,ij->i", pw1 - pw0, nrm)
+    out["lambda"] = lam
+    out["lambdaFriction"]["x"] = np.einsum("ij,ij->i", f, t1)
+    out["lambdaFriction"]["y"] = np.einsum("ij,ij->i", f, t2)
+    out["friction"] = comb(mu[s0], mu[s1])
+    out["torsionFriction"] = comb(mt[s0], mt[s1])
+    out["rollingFriction"] = comb(mr[s0], mr[s1])
+    return out[keep]
+
+
+def _rotate(q, v):
+    """Rotate vectors v (n,3) by unit quaternions q (n,4) xyzw."""
+    u, w = q[:, 0:3], q[:, 3:4]
+    t = 2.0 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)
+
+
+def _tangents(n):
+    a = np.where(np.abs(n[:, 0:1]) < 0.9, np.array([[1.0, 0.0, 0.0]]), np.array([[0.0, 1.0, 0.0]]))
+    t1 = np.cross(n, a)
+    t1 /= np.maximum(np.linalg.norm(t1, axis=1, keepdims=True), 1e-12)
+    return t1, np.cross(n, t1)
+
+
+# ============================================================================ force sensors
+class _SensorDef:
+    __slots__ = ("body", "pose", "props", "excluded")
+
+    def __init__(self, body, pose, props, excluded):
+        self.body, self.pose, self.props, self.excluded = body, pose, props, excluded
+
+
+def create_asset_force_sensor(asset, body_idx, local_pose, props, what="create_asset_force_sensor"):
+    """Define a sensor on an asset (every actor created from the asset afterwards gets it);
+    returns its index within the asset."""
+    sim = asset.sim
+    sim.check_alive()
+    if isinstance(body_idx, bool) or not isinstance(body_idx, (int, np.integer)):
+        raise GymlikeTypeError(f"{what}: body_idx must be an int, got {type(body_idx).__name__}")
+    if not 0 <= body_idx < asset.body_count:
+        raise GymlikeIndexError(f"{what}: body_idx {body_idx} out of range [0, {asset.body_count}) "
+                                f"for asset {asset.name}")
+    if local_pose is None:
+        local_pose = Transform()
+    if not isinstance(local_pose, Transform):
+        raise GymlikeTypeError(f"{what}: local_pose must be gymapi.Transform, got {type(local_pose).__name__}")
+    if props is None:
+        props = ForceSensorProperties()
+    if not isinstance(props, ForceSensorProperties):
+        raise GymlikeTypeError(f"{what}: props must be gymapi.ForceSensorProperties, got {type(props).__name__}")
+    if sim.finalized:
+        raise GymlikeRuntimeError(f"{what}: the sim is already finalized (prepare_sim, simulate or a "
+                                  "tensor acquire happened); create force sensors before that")
+    r = local_pose.r
+    qn = float(np.linalg.norm([r.x, r.y, r.z, r.w]))
+    if not np.isfinite(qn) or qn < 1e-6:
+        raise GymlikeValueError(f"{what}: local_pose.r is not a valid rotation: {r}")
+    excluded = frozenset(id(a) for a in sim.all_actors() if a.asset is asset)  # created before the sensor
+    sensors = asset.__dict__.setdefault("force_sensors", [])
+    sensors.append(_SensorDef(int(body_idx), Transform(local_pose.p, local_pose.r), props.copy(), excluded))
+    return len(sensors) - 1
+
+
+def actor_sensors(actor):
+    """The asset sensors this actor carries (in asset order)."""
+    return [s for s in actor.asset.__dict__.get("force_sensors", []) if id(actor) not in s.excluded]
+
+
+class ForceSensors:
+    """Sensor tables (one row per sensor, ordered by actor then asset sensor index)."""
+
+    def __init__(self, sim):
+        self.sim = sim
+        h, m = sim.host, sim.model
+        joint_parent = m.joint_parent.numpy()
+        joint_child = m.joint_child.numpy()
+        body_rows, poses, flags, starts, tree = [], [], [], [0], []
+        self.actor_first = np.zeros(h.num_actors, np.int64)
+        self.actor_count = np.zeros(h.num_actors, np.int64)
+        for ai, actor in enumerate(sim.all_actors()):
+            defs = actor_sensors(actor)
+            self.actor_first[ai], self.actor_count[ai] = len(body_rows), len(defs)
+            if not defs:
+                continue
+            b0, nb = int(h.actor_body0[ai]), int(h.actor_nbody[ai])
+            j0, nj = int(h.actor_joint0[ai]), actor.asset.newton_joint_count
+            children = {}
+            for j in range(j0, j0 + nj):
+                p = int(joint_parent[j])
+                if p >= 0:
+                    children.setdefault(p, []).append(int(joint_child[j]))
+            for s in defs:
+                b = b0 + s.body
+                sub, stack = [], [b]
+                while stack:
+                    x = stack.pop()
+                    if b0 <= x < b0 + nb:
+                        sub.append(x)
+                        stack.extend(children.get(x, []))
+                body_rows.append(b)
+                p, r = s.pose.p, s.pose.r
+                qn = np.linalg.norm([r.x, r.y, r.z, r.w])
+                poses.append([p.x, p.y, p.z, r.x / qn, r.y / qn, r.z / qn, r.w / qn])
+                flags.append(int(bool(s.props.use_world_frame)) | (2 * int(bool(s.props.enable_constraint_solver_forces))))
+                tree.extend(sorted(sub))
+                starts.append(len(tree))
+        self.count = len(body_rows)
+        dev = sim.device
+        i32 = lambda a: wp.array(np.asarray(a, np.int32).reshape(-1), dtype=wp.int32, device=dev)  # noqa: E731
+        self.body = i32(body_rows or [0])
+        self.pose = wp.array(np.asarray(poses or [[0, 0, 0, 0, 0, 0, 1]], np.float32), dtype=wp.transform, device=dev)
+        self.flags = i32(flags or [0])
+        self.tree_start = i32(starts)
+        self.tree = i32(tree or [0])
+        self._stamp = None
+        self._out = None
+
+    def refresh(self, out):
+        """Fill out (num_sensors, 6) (a Warp float32 2-D array)."""
+        if self.count == 0:
+            return
+        cf = contact_forces(self.sim, "refresh_force_sensor_tensor")
+        cf.update()
+        wp.launch(_sensor_wrenches, dim=self.count, device=self.sim.device,
+                  inputs=[cf.force, cf.torque, self.sim.state.body_q, self.sim.model.body_com, self.body,
+                          self.pose, self.flags, self.tree_start, self.tree, out])
+
+
+def sensors(sim) -> ForceSensors:
+    fs = getattr(sim, "force_sensors", None)
+    if fs is None:
+        fs = sim.force_sensors = ForceSensors(sim)
+    return fs
+
+
+def sim_force_sensor_count(sim):
+    if sim.finalized:
+        return sensors(sim).count
+    return sum(len(actor_sensors(a)) for a in sim.all_actors())
+
+
+class ForceSensor:
+    """Isaac Gym's ForceSensor: one sensor of one actor."""
+
+    def __init__(self, sim, index):
+        self._sim = sim
+        self._index = index
+
+    def get_global_index(self):
+        return self._index
+
+    def get_forces(self):
+        """The sensor's latest reading (refreshes every sensor of the sim: one kernel launch)."""
+        sim = self._sim
+        sim.ensure_ready("ForceSensor.get_forces")
+        _announce(sim, "ForceSensor.get_forces")
+        fs = sensors(sim)
+        if fs._out is None:
+            fs._out = wp.zeros((max(1, fs.count), 6), dtype=wp.float32, device=sim.device)
+        fs.refresh(fs._out)
+        row = fs._out[self._index:self._index + 1].numpy()[0].astype(np.float64)
+        return SpatialForce(force=Vec3(*row[0:3]), torque=Vec3(*row[3:6]))
+
+    def __repr__(self):
+        return f"<gymlike ForceSensor {self._index} of sim {self._sim.id}>"
+
+
+def actor_force_sensor(actor, index, what):
+    sim = actor.env.sim
+    n = len(actor_sensors(actor))
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+        raise GymlikeTypeError(f"{what}: sensor index must be an int, got {type(index).__name__}")
+    if not 0 <= index < n:
+        raise GymlikeIndexError(f"{what}: force sensor index {index} out of range [0, {n}) for actor "
+                                f"'{actor.name}'")
+    # global index: sensors of every actor before this one (sim order), then this one's index
+    first = 0
+    for a in sim.all_actors():
+        if a is actor:
+            break
+        first += len(actor_sensors(a))
+    return ForceSensor(sim, first + int(index))

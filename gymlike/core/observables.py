@@ -1,0 +1,69 @@
+"""Solver observables on demand: the per-step quantities Newton's solvers can report besides the
+state (contact forces, incoming joint wrenches), switched on only when a tensor or handle-API
+call needs them, so a sim that never asks for forces never pays for them.
+
+`require(sim, kinds)` adds observable kinds to the sim's single `Observables` container and
+hands it to `solver.step` through `sim.step_kwargs["observables"]`. For SolverMuJoCo a contact
+buffer sized `solver.get_max_contact_count()` is created here (MuJoCo runs its own collision
+and exports its contacts into it); SolverXPBD already steps with the collision pipeline's
+buffer. The solver overwrites every requested array on every substep, so all readings are
+those of the last substep of the last `simulate` call."""
+
+from __future__ import annotations
+
+from .enums import SimType
+from .errors import GymlikeNotImplementedError
+
+CONTACT_F = "contact_f"
+BODY_PARENT_F = "body_parent_f"
+
+
+class Observed:
+    """The sim's observable container and the contact buffer it is aligned with."""
+
+    def __init__(self):
+        self.kinds = frozenset()
+        self.obs = None
+        self.contacts = None
+        self.steps = 0          # simulate calls since the container exists (0: arrays are zero)
+
+    def on_simulate(self):
+        self.steps += 1
+
+
+def state(sim) -> Observed:
+    o = getattr(sim, "observed", None)
+    if o is None:
+        o = sim.observed = Observed()
+    return o
+
+
+def require(sim, kinds, what):
+    """Make sure the solver reports `kinds` from the next simulate on; return the Observed."""
+    o = state(sim)
+    kinds = frozenset(kinds)
+    if kinds <= o.kinds:
+        return o
+    solver = sim.solver
+    missing = kinds - frozenset(solver.supported_observables)
+    if missing:
+        raise GymlikeNotImplementedError(
+            f"{what}: the {type(solver).__name__} solver cannot report {', '.join(sorted(missing))}")
+    import newton
+    want = o.kinds | kinds
+    if CONTACT_F in want and o.contacts is None:
+        if sim.contacts is None and sim.type == SimType.SIM_PHYSX:
+            # MuJoCo runs its own collision: give it a buffer to export its contacts into
+            o.contacts = newton.Contacts(solver.get_max_contact_count(), 0, device=sim.device)
+            sim.contacts = o.contacts
+        else:
+            # the solver steps with Newton's collision pipeline (XPBD, or MuJoCo with static
+            # meshes): the forces are reported on those contact rows
+            o.contacts = sim.contacts
+    o.obs = solver.observables(want, contacts=o.contacts if CONTACT_F in want else None)
+    o.kinds = want
+    o.steps = 0
+    sim.step_kwargs["observables"] = o.obs
+    if not any(listener is o for listener in sim.listeners):
+        sim.listeners.append(o)
+    return o

@@ -1,0 +1,58 @@
+"""Process-wide run settings, set by `python -m gymlike.run` before the script starts.
+
+* `headless`: every viewer is headless, even where a display exists.
+* `max_frames`: a viewer reports closed after this many `draw_viewer` frames; a sim that keeps
+  calling `simulate` is ended (FrameLimitReached, exit code 0) after this many calls when it has
+  no open viewer, or on the first call after all its viewers closed at the limit.
+* `key_events`: scripted key presses for headless viewers ({frame: [KeyboardInput, ...]}).
+
+Library users never need this module; without the runner nothing is limited."""
+
+from __future__ import annotations
+
+import weakref
+
+headless = False
+max_frames: int | None = None
+key_events: dict = {}
+
+_viewers = weakref.WeakKeyDictionary()      # sim -> list of viewers created for it
+
+
+class FrameLimitReached(SystemExit):
+    """Raised by simulate() when the runner's frame limit is reached. A SystemExit with code 0, so
+    `except Exception` in a script does not swallow it and an uncaught one exits cleanly."""
+
+    def __init__(self, message):
+        super().__init__(0)
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+
+def register_viewer(sim, viewer):
+    _viewers.setdefault(sim, []).append(viewer)
+
+
+def viewers_of(sim):
+    return [v for v in _viewers.get(sim, []) if not v.destroyed]
+
+
+class StepLimit:
+    """The callable stored in Sim.step_limit (invoked at the start of every simulate)."""
+
+    def __init__(self, limit):
+        self.limit = int(limit)
+        self.calls = 0
+
+    def __call__(self, sim):
+        open_viewers = [v for v in viewers_of(sim) if not v.limit_reached()]
+        if not open_viewers and (self.calls >= self.limit or viewers_of(sim)):
+            raise FrameLimitReached(f"gymlike.run: frame limit {self.limit} reached after "
+                                    f"{self.calls} simulate() calls; ending the script")
+        self.calls += 1
+
+
+def step_limit_for_new_sim():
+    return StepLimit(max_frames) if max_frames is not None else None

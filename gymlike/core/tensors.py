@@ -1,0 +1,460 @@
+"""The tensor API: gymlike-owned state buffers (`gymapi.Tensor`) shared zero-copy with torch, the
+refresh kernels that fill them and the (indexed) setters that write the simulation.
+
+Semantics (Isaac Gym's): a buffer is allocated once per sim (acquire twice -> same buffer), is
+filled by `refresh_*` only (stale in between), and writing into it changes nothing until the
+matching `set_*` call. Every refresh/set is a fixed number of Warp launches over all entities or
+over the listed actors: no Python loop over envs or actors. Positions are in the sim frame."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .enums import CoordinateSpace, TensorDataType
+from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
+import warp as wp
+
+from .runtime import newton as _newton
+
+
+# ============================================================================ gymapi.Tensor
+class GymTensor:
+    """Isaac Gym's `gymapi.Tensor`: a handle to device memory (here: a torch tensor view)."""
+
+    __slots__ = ("_torch", "_wp", "own_data", "__weakref__")
+
+    def __init__(self, torch_tensor, warp_array=None, own_data=False):
+        self._torch = torch_tensor
+        self._wp = warp_array
+        self.own_data = own_data
+
+    @property
+    def shape(self):
+        return tuple(self._torch.shape)
+
+    @property
+    def ndim(self):
+        return self._torch.dim()
+
+    @property
+    def device(self):
+        d = self._torch.device
+        return -1 if d.type == "cpu" else d.index or 0
+
+    @property
+    def dtype(self):
+        import torch
+        return {torch.float32: TensorDataType.DTYPE_FLOAT32, torch.int16: TensorDataType.DTYPE_INT16,
+                torch.uint8: TensorDataType.DTYPE_UINT8, torch.int32: TensorDataType.DTYPE_UINT32,
+                torch.int64: TensorDataType.DTYPE_UINT64}.get(self._torch.dtype, TensorDataType.DTYPE_FLOAT32)
+
+    @property
+    def data_ptr(self):
+        return self._torch.data_ptr()
+
+    @property
+    def data_address(self):
+        return self._torch.data_ptr()
+
+    def __repr__(self):
+        return f"<gymapi.Tensor shape={self.shape} dtype={self._torch.dtype} device={self._torch.device}>"
+
+
+# ============================================================================ kernels
+@wp.kernel
+def _gather_roots(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
+                  root_body: wp.array(dtype=wp.int32), out: wp.array2d(dtype=wp.float32)):
+    i = wp.tid()
+    b = root_body[i]
+    X = body_q[b]
+    v = body_qd[b]
+    for k in range(7):
+        out[i, k] = X[k]
+    for k in range(6):
+        out[i, 7 + k] = v[k]
+
+
+@wp.kernel
+def _gather_bodies(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
+                   out: wp.array2d(dtype=wp.float32)):
+    b = wp.tid()
+    X = body_q[b]
+    v = body_qd[b]
+    for k in range(7):
+        out[b, k] = X[k]
+    for k in range(6):
+        out[b, 7 + k] = v[k]
+
+
+@wp.kernel
+def _gather_dofs(joint_q: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp.float32),
+                 dof_q: wp.array(dtype=wp.int32), dof_qd: wp.array(dtype=wp.int32),
+                 out: wp.array2d(dtype=wp.float32)):
+    d = wp.tid()
+    out[d, 0] = joint_q[dof_q[d]]
+    out[d, 1] = joint_qd[dof_qd[d]]
+
+
+@wp.kernel
+def _scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
+                   floating: wp.array(dtype=wp.int32), root_q0: wp.array(dtype=wp.int32),
+                   root_qd0: wp.array(dtype=wp.int32), root_joint: wp.array(dtype=wp.int32),
+                   actor_art: wp.array(dtype=wp.int32), joint_X_c: wp.array(dtype=wp.transform),
+                   joint_q: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp.float32),
+                   joint_X_p: wp.array(dtype=wp.transform), arts: wp.array(dtype=wp.int32)):
+    """Root state rows -> free-joint coordinates (floating actors) or the root joint's parent
+    transform (fixed-base actors: the base is welded where the row puts it)."""
+    i = wp.tid()
+    a = ids[i]
+    p = wp.vec3(src[a, 0], src[a, 1], src[a, 2])
+    r = wp.normalize(wp.quat(src[a, 3], src[a, 4], src[a, 5], src[a, 6]))
+    if floating[a] != 0:
+        q0 = root_q0[a]
+        for k in range(3):
+            joint_q[q0 + k] = p[k]
+        for k in range(4):
+            joint_q[q0 + 3 + k] = r[k]
+        qd0 = root_qd0[a]
+        for k in range(6):
+            joint_qd[qd0 + k] = src[a, 7 + k]
+    else:
+        j = root_joint[a]
+        joint_X_p[j] = wp.transform_multiply(wp.transform(p, r), joint_X_c[j])
+    arts[i] = actor_art[a]
+
+
+@wp.kernel
+def _scatter_actor_dofs(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
+                        dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
+                        dof_q: wp.array(dtype=wp.int32), dof_qd: wp.array(dtype=wp.int32),
+                        actor_art: wp.array(dtype=wp.int32), joint_q: wp.array(dtype=wp.float32),
+                        joint_qd: wp.array(dtype=wp.float32), arts: wp.array(dtype=wp.int32)):
+    i = wp.tid()
+    a = ids[i]
+    for k in range(ndof[a]):
+        d = dof0[a] + k
+        joint_q[dof_q[d]] = src[d, 0]
+        joint_qd[dof_qd[d]] = src[d, 1]
+    arts[i] = actor_art[a]
+
+
+@wp.kernel
+def _scatter_actor_values(src: wp.array(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
+                          dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
+                          dst_index: wp.array(dtype=wp.int32), dst: wp.array(dtype=wp.float32)):
+    """dst[dst_index[d]] = src[d] for the DOFs of the listed actors (targets, actuation forces)."""
+    i = wp.tid()
+    a = ids[i]
+    for k in range(ndof[a]):
+        d = dof0[a] + k
+        dst[dst_index[d]] = src[d]
+
+
+@wp.kernel
+def _scatter_bodies(src: wp.array2d(dtype=wp.float32), body_q: wp.array(dtype=wp.transform),
+                    body_qd: wp.array(dtype=wp.spatial_vector)):
+    b = wp.tid()
+    body_q[b] = wp.transform(wp.vec3(src[b, 0], src[b, 1], src[b, 2]),
+                             wp.normalize(wp.quat(src[b, 3], src[b, 4], src[b, 5], src[b, 6])))
+    body_qd[b] = wp.spatial_vector(src[b, 7], src[b, 8], src[b, 9], src[b, 10], src[b, 11], src[b, 12])
+
+
+@wp.kernel
+def _add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(dtype=wp.float32),
+                       pos: wp.array2d(dtype=wp.float32), has_force: int, has_torque: int,
+                       has_pos: int, space: int, body_q: wp.array(dtype=wp.transform),
+                       body_com: wp.array(dtype=wp.vec3), body_world: wp.array(dtype=wp.int32),
+                       env_origin: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.spatial_vector)):
+    """Accumulate user forces/torques into the per-body wrench at the COM (world frame).
+    space: 0 ENV (world axes, positions relative to the env origin), 1 LOCAL (body frame),
+    2 GLOBAL (world axes and positions)."""
+    b = wp.tid()
+    X = body_q[b]
+    R = wp.transform_get_rotation(X)
+    com = wp.transform_point(X, body_com[b])
+    f = wp.vec3(0.0)
+    t = wp.vec3(0.0)
+    if has_force != 0:
+        f = wp.vec3(force[b, 0], force[b, 1], force[b, 2])
+        if space == 1:
+            f = wp.quat_rotate(R, f)
+    if has_torque != 0:
+        t = wp.vec3(torque[b, 0], torque[b, 1], torque[b, 2])
+        if space == 1:
+            t = wp.quat_rotate(R, t)
+    if has_pos != 0:
+        p = wp.vec3(pos[b, 0], pos[b, 1], pos[b, 2])
+        if space == 1:
+            p = wp.transform_point(X, p)
+        elif space == 0:
+            w = body_world[b]
+            if w >= 0:
+                p = p + env_origin[w]
+        t = t + wp.cross(p - com, f)
+    out[b] = out[b] + wp.spatial_vector(f, t)
+
+
+# ============================================================================ per-sim state
+class TensorAPI:
+    """Buffers and device index tables of one sim's tensor API (created by prepare_sim)."""
+
+    def __init__(self, sim):
+        import torch
+        self.sim = sim
+        self.torch = torch
+        h = sim.host
+        dev = sim.device
+        i32 = lambda a: wp.array(np.ascontiguousarray(a, np.int32), dtype=wp.int32, device=dev)  # noqa: E731
+        self.n_act, self.n_body, self.n_dof = h.num_actors, h.num_bodies, h.num_dofs
+        self.root_body = i32(h.actor_body0)
+        self.floating = i32(h.actor_floating)
+        self.root_q0 = i32(h.actor_q0)
+        self.root_qd0 = i32(h.actor_qd0)
+        self.root_joint = i32(h.actor_joint0)
+        self.actor_art = i32(h.actor_articulation)
+        self.dof0 = i32(h.actor_dof0)
+        self.ndof = i32(h.actor_ndof)
+        self.all_actors = i32(np.arange(self.n_act))
+        self.arts = wp.zeros(max(1, self.n_act), dtype=wp.int32, device=dev)
+        self.host_floating = h.actor_floating.astype(bool)
+        self.has_fixed = not self.host_floating.all()
+        self.env_origin = wp.array(np.array([e.origin for e in sim.envs], np.float32).reshape(-1, 3),
+                                   dtype=wp.vec3, device=dev)
+        self.buffers = {}
+        self.refreshers = {}
+        from .launch import Launcher
+        self.launch = Launcher(dev)                 # recorded launches of the per-step kernels
+        self.torch_device = torch.device(dev)
+        self._views = {}                            # recent user tensors -> Warp views (see as_array)
+
+    # ------------------------------------------------------------------ buffers
+    def buffer(self, name, shape, fill):
+        """The persistent buffer `name` (allocated and filled once); `fill(t)` refreshes it."""
+        t = self.buffers.get(name)
+        if t is None:
+            tt = self.torch.zeros(shape, dtype=self.torch.float32, device=self.sim.device)
+            t = GymTensor(tt, wp.from_torch(tt) if tt.numel() else None, own_data=True)
+            self.buffers[name] = t
+            self.refreshers[name] = fill
+            if tt.numel():
+                fill(t)
+        return t
+
+    def refresh(self, name):
+        """Refresh an acquired buffer (a no-op for one nobody acquired, as in Isaac Gym); a name
+        ending in ':' refreshes every buffer with that prefix (one per actor name)."""
+        names = [k for k in self.buffers if k.startswith(name)] if name.endswith(":") else [name]
+        for k in names:
+            buf = self.buffers.get(k)
+            if buf is not None and buf._wp is not None:
+                self.refreshers[k](buf)
+        return True
+
+    # ------------------------------------------------------------------ forces and dynamics
+    def acquire_dof_forces(self):
+        from .dynamics import dof_forces
+        df = dof_forces(self.sim, "acquire_dof_force_tensor")
+        return self.buffer("dof_force", (self.n_dof,), lambda t: df.refresh(t._wp))
+
+    def acquire_net_contact_forces(self):
+        from . import contacts as C
+        C.contact_forces(self.sim, "acquire_net_contact_force_tensor")
+        return self.buffer("net_contact", (self.n_body, 3), lambda t: C.refresh_net_contact_forces(self.sim, t))
+
+    def acquire_force_sensors(self):
+        from . import contacts as C
+        fs = C.sensors(self.sim)
+        if fs.count:
+            C.contact_forces(self.sim, "acquire_force_sensor_tensor")
+        return self.buffer("force_sensor", (fs.count, 6), lambda t: fs.refresh(t._wp))
+
+    def acquire_jacobian(self, name, what):
+        from .dynamics import dynamics
+        dyn = dynamics(self.sim)
+        tab = dyn.table(name, what)
+        return self.buffer(f"jacobian:{name}", (tab.num_envs, tab.num_links, 6, tab.num_cols),
+                           lambda b: dyn.refresh_jacobian(name, b._wp))
+
+    def acquire_mass_matrix(self, name, what):
+        from .dynamics import dynamics
+        dyn = dynamics(self.sim)
+        tab = dyn.table(name, what)
+        return self.buffer(f"mass:{name}", (tab.num_envs, tab.num_cols, tab.num_cols),
+                           lambda b: dyn.refresh_mass_matrix(name, b._wp))
+
+    def refresh_roots(self, t):
+        st = self.sim.state
+        self.launch(("roots", id(st)), _gather_roots, self.n_act, (st.body_q, st.body_qd, self.root_body, t._wp))
+
+    def refresh_bodies(self, t):
+        st = self.sim.state
+        self.launch(("bodies", id(st)), _gather_bodies, self.n_body, (st.body_q, st.body_qd, t._wp))
+
+    def refresh_dofs(self, t):
+        if self.n_dof == 0:
+            return
+        self.sim.sync_joint_state()
+        st, d = self.sim.state, self.sim.dev
+        self.launch(("dofs", id(st)), _gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
+
+    # ------------------------------------------------------------------ validation
+    def as_array(self, tensor, what, rows, cols=None, dtype=None):
+        """Validate a gymapi.Tensor argument (type, device, dtype, shape); return a Warp view."""
+        torch = self.torch
+        if not isinstance(tensor, GymTensor):
+            raise GymlikeTypeError(f"{what}: expected a gymapi.Tensor (use gymtorch.unwrap_tensor), "
+                                   f"got {type(tensor).__name__}")
+        t = tensor._torch
+        dtype = dtype or torch.float32
+        if t.dtype != dtype:
+            raise GymlikeTypeError(f"{what}: expected dtype {dtype}, got {t.dtype}")
+        if t.device != self.torch_device:
+            raise GymlikeValueError(f"{what}: tensor is on {t.device} but the sim runs on {self.sim.device}")
+        want = (rows,) if cols is None else (rows, cols)
+        if t.numel() != rows * (cols or 1):
+            raise GymlikeValueError(f"{what}: expected shape {want} ({rows * (cols or 1)} values), got {tuple(t.shape)}")
+        if not t.is_contiguous():
+            raise GymlikeValueError(f"{what}: the tensor must be contiguous (call .contiguous())")
+        if tensor._wp is not None and tuple(tensor._wp.shape) == want:
+            return tensor._wp
+        # A training loop passes the same few tensors every step (often through a fresh
+        # unwrap_tensor): keep Warp views of the last few, keyed by memory and shape. A view
+        # holds its tensor, so the memory cannot be reused under the key while it is cached.
+        key = (t.data_ptr(), want, t.dtype)
+        v = self._views.get(key)
+        if v is None:
+            v = (t, wp.from_torch(t.view(want)))
+            if len(self._views) >= 8:
+                self._views.pop(next(iter(self._views)))
+            self._views[key] = v
+        return v[1]
+
+    def actor_ids(self, indices, count, what):
+        """Validate an indexed setter's actor index tensor; return (warp int32 view, host ids)."""
+        torch = self.torch
+        if not isinstance(indices, GymTensor):
+            raise GymlikeTypeError(f"{what}: actor indices must be a gymapi.Tensor of int32, got {type(indices).__name__}")
+        t = indices._torch
+        if t.dtype != torch.int32:
+            raise GymlikeTypeError(f"{what}: actor indices must be int32 (torch.int32), got {t.dtype}")
+        if t.device != self.torch_device:
+            raise GymlikeValueError(f"{what}: indices are on {t.device} but the sim runs on {self.sim.device}")
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= t.numel():
+            raise GymlikeValueError(f"{what}: count must be an int in [0, {t.numel()}] (the number of indices), got {count!r}")
+        t = t.reshape(-1)[: int(count)]
+        if not t.is_contiguous():
+            t = t.contiguous()
+        host = t.cpu().numpy()
+        if host.size and (host.min() < 0 or host.max() >= self.n_act):
+            bad = int(host[(host < 0) | (host >= self.n_act)][0])
+            raise GymlikeIndexError(f"{what}: actor index {bad} out of range [0, {self.n_act})")
+        return wp.from_torch(t), host
+
+    # ------------------------------------------------------------------ setters
+    def _fk(self, n):
+        newton = _newton()
+        st = self.sim.state
+        newton.eval_fk(self.sim.model, st.joint_q, st.joint_qd, st, indices=self.arts[:n])
+        self.sim.state_written()
+
+    def set_roots(self, tensor, indices, count, what):
+        src = self.as_array(tensor, what, self.n_act, 13)
+        if indices is None:
+            ids, host, n = self.all_actors, None, self.n_act
+        else:
+            ids, host = self.actor_ids(indices, count, what)
+            n = len(host)
+        if n == 0:
+            return True
+        self.sim.sync_joint_state()
+        m, st = self.sim.model, self.sim.state
+        self.launch("set_roots", _scatter_roots, n,
+                    (src, ids, self.floating, self.root_q0, self.root_qd0, self.root_joint, self.actor_art,
+                     m.joint_X_c, st.joint_q, st.joint_qd, m.joint_X_p, self.arts))
+        if self.has_fixed and (host is None or not self.host_floating[host].all()):
+            from .props import notify
+            notify(self.sim, "JOINT_PROPERTIES")
+        self._fk(n)
+        return True
+
+    def set_dof_states(self, tensor, indices, count, what):
+        src = self.as_array(tensor, what, self.n_dof, 2)
+        ids, n = (self.all_actors, self.n_act) if indices is None else self._ids(indices, count, what)
+        if n == 0 or self.n_dof == 0:
+            return True
+        self.sim.sync_joint_state()
+        st, d = self.sim.state, self.sim.dev
+        self.launch("set_dofs", _scatter_actor_dofs, n,
+                    (src, ids, self.dof0, self.ndof, d.dof_q, d.dof_qd, self.actor_art, st.joint_q, st.joint_qd,
+                     self.arts))
+        self._fk(n)
+        return True
+
+    def _ids(self, indices, count, what):
+        ids, host = self.actor_ids(indices, count, what)
+        return ids, len(host)
+
+    def set_dof_values(self, kind, tensor, indices, count, what):
+        """kind: 'pos_target' | 'vel_target' | 'actuation'."""
+        src = self.as_array(tensor, what, self.n_dof)
+        ids, n = (self.all_actors, self.n_act) if indices is None else self._ids(indices, count, what)
+        if n == 0 or self.n_dof == 0:
+            return True
+        d, c = self.sim.dev, self.sim.control
+        if kind == "pos_target":
+            dst, idx = c.joint_target_q, d.dof_q
+        elif kind == "vel_target":
+            dst, idx = c.joint_target_qd, d.dof_qd
+        else:
+            dst, idx = d.dof_effort, self.identity_dofs()
+            d.efforts_pending = True
+        self.launch(kind, _scatter_actor_values, n, (src, ids, self.dof0, self.ndof, idx, dst))
+        return True
+
+    def identity_dofs(self):
+        if not hasattr(self, "_identity_dofs"):
+            self._identity_dofs = wp.array(np.arange(self.n_dof, dtype=np.int32), dtype=wp.int32, device=self.sim.device)
+        return self._identity_dofs
+
+    def set_bodies(self, tensor, what):
+        """All rigid body states -> bodies, then joints follow (inverse then forward kinematics)."""
+        newton = _newton()
+        src = self.as_array(tensor, what, self.n_body, 13)
+        self.sim.sync_joint_state()
+        st = self.sim.state
+        wp.launch(_scatter_bodies, dim=self.n_body, device=self.sim.device, inputs=[src, st.body_q, st.body_qd])
+        newton.eval_ik(self.sim.model, st, st.joint_q, st.joint_qd)
+        newton.eval_fk(self.sim.model, st.joint_q, st.joint_qd, st)
+        self.sim.state_written()
+        return True
+
+    def apply_forces(self, force, torque, pos, space, what):
+        try:
+            space = int(CoordinateSpace(int(space)))
+        except (ValueError, TypeError):
+            raise GymlikeValueError(f"{what}: space must be ENV_SPACE, LOCAL_SPACE or GLOBAL_SPACE, got {space!r}") from None
+        f = self.as_array(force, what + " (forces)", self.n_body, 3) if force is not None else None
+        t = self.as_array(torque, what + " (torques)", self.n_body, 3) if torque is not None else None
+        p = self.as_array(pos, what + " (positions)", self.n_body, 3) if pos is not None else None
+        if f is None and t is None:
+            return True
+        dummy = f if f is not None else t
+        m, st, d = self.sim.model, self.sim.state, self.sim.dev
+        wp.launch(_add_body_wrenches, dim=self.n_body, device=self.sim.device,
+                  inputs=[f if f is not None else dummy, t if t is not None else dummy, p if p is not None else dummy,
+                          int(f is not None), int(t is not None), int(p is not None), space,
+                          st.body_q, m.body_com, m.body_world, self.env_origin, d.body_force])
+        d.forces_pending = True
+        return True
+
+
+def api(sim, what):
+    """The sim's TensorAPI; acquiring/setting before prepare_sim is an error, as in Isaac Gym."""
+    sim.check_alive()
+    t = getattr(sim, "tensor_api", None)
+    if t is None:
+        if sim.solver is None:
+            raise GymlikeRuntimeError(f"{what}: call gym.prepare_sim(sim) after creating all envs and actors "
+                                      "and before using the tensor API")
+        t = sim.tensor_api = TensorAPI(sim)
+    return t

@@ -1,0 +1,34 @@
+"""Isaac Gym's `gymtorch`: zero-copy conversion between gymapi.Tensor and torch tensors."""
+
+from .core.errors import GymlikeTypeError, GymlikeValueError
+from .core.tensors import GymTensor
+
+
+def wrap_tensor(gym_tensor, offsets=None, counts=None):
+    """A torch tensor sharing the memory of a gymapi.Tensor (same data pointer, same device).
+    `offsets`/`counts` (one per dimension) select a sub-block, as in Isaac Gym."""
+    if not isinstance(gym_tensor, GymTensor):
+        raise GymlikeTypeError(f"wrap_tensor: expected a gymapi.Tensor, got {type(gym_tensor).__name__}")
+    t = gym_tensor._torch
+    t = t.view(t.shape)
+    if offsets is None and counts is None:
+        return t
+    shape = tuple(t.shape)
+    offsets = tuple(offsets) if offsets is not None else (0,) * len(shape)
+    counts = tuple(counts) if counts is not None else tuple(s - o for s, o in zip(shape, offsets))
+    if len(offsets) != len(shape) or len(counts) != len(shape):
+        raise GymlikeValueError(f"wrap_tensor: offsets and counts need one entry per dimension of {shape}, "
+                                f"got {offsets} and {counts}")
+    for dim, (o, c, s) in enumerate(zip(offsets, counts, shape)):
+        if o < 0 or c < 0 or o + c > s:
+            raise GymlikeValueError(f"wrap_tensor: offset {o} + count {c} exceeds size {s} of dimension {dim}")
+        t = t.narrow(dim, o, c)
+    return t
+
+
+def unwrap_tensor(torch_tensor):
+    """A gymapi.Tensor over a torch tensor's memory (no copy)."""
+    import torch
+    if not isinstance(torch_tensor, torch.Tensor):
+        raise GymlikeTypeError(f"unwrap_tensor: expected a torch.Tensor, got {type(torch_tensor).__name__}")
+    return GymTensor(torch_tensor)

@@ -1,0 +1,514 @@
+"""Isaac Gym's `gymutil` module: command-line parsing, sim-parameter configs, domain-randomization
+helpers and line geometry for the viewer.
+
+Same names, signatures and results as Isaac Gym's `isaacgym.gymutil`:
+
+* `parse_arguments(description, headless, no_graphics, custom_parameters)` -> argparse Namespace
+  with `physics_engine`, `sim_device`, `sim_device_type`, `compute_device_id`,
+  `graphics_device_id`, `pipeline`, `use_gpu`, `use_gpu_pipeline`, `num_threads`, `subscenes`,
+  `slices`, `physx`, `flex` (and `headless` / `nographics` when asked for).
+* `parse_device_str`, `parse_sim_config(cfg, sim_params)` and `parse_sim_params(args, cfg, sim_params)`.
+* `get_property_setter_map`, `get_property_getter_map`, `get_default_setter_args`,
+  `generate_random_samples`, `apply_random_samples`, `get_bucketed_val`, `check_buckets`.
+* `LineGeometry`, `AxesGeometry`, `WireframeBoxGeometry`, `WireframeBBoxGeometry`,
+  `WireframeSphereGeometry`, `draw_lines`, `draw_line`.
+
+Differences (python_bindings_docs/gymutil.md): `--flex` with a CPU `--sim_device` keeps the CPU
+(Newton's XPBD runs there; Isaac Gym switched to cuda:0), and a GPU pipeline on a machine without
+CUDA is accepted here and falls back to the CPU in `create_sim`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from abc import ABC, abstractmethod
+from bisect import bisect
+
+import numpy as np
+
+from . import gymapi
+from .core.errors import GymlikeTypeError, GymlikeValueError
+
+__all__ = [
+    "parse_device_str", "parse_arguments", "parse_sim_config", "parse_sim_params",
+    "get_property_setter_map", "get_property_getter_map", "get_default_setter_args",
+    "generate_random_samples", "apply_random_samples", "get_bucketed_val", "check_buckets",
+    "LineGeometry", "AxesGeometry", "WireframeBoxGeometry", "WireframeBBoxGeometry",
+    "WireframeSphereGeometry", "draw_lines", "draw_line",
+]
+
+
+# ============================================================================ command line
+def parse_device_str(device_str):
+    """'cpu' -> ('cpu', 0), 'cuda' -> ('cuda', 0), 'cuda:N' -> ('cuda', N)."""
+    if not isinstance(device_str, str):
+        raise GymlikeTypeError(f"parse_device_str: device must be a str such as 'cpu' or 'cuda:0', "
+                               f"got {type(device_str).__name__}")
+    text = device_str.strip()
+    if text in ("cpu", "cuda"):
+        return text, 0
+    kind, sep, index = text.partition(":")
+    if kind != "cuda" or not sep:
+        raise GymlikeValueError(f"parse_device_str: invalid device string {device_str!r}; "
+                                "expected 'cpu', 'cuda' or 'cuda:<id>'")
+    try:
+        device_id = int(index)
+    except ValueError:
+        raise GymlikeValueError(f"parse_device_str: invalid device string {device_str!r}; cannot parse "
+                                f"{index!r} as a device id") from None
+    if device_id < 0:
+        raise GymlikeValueError(f"parse_device_str: device id must be >= 0, got {device_str!r}")
+    return "cuda", device_id
+
+
+_CUSTOM_KEYS = ("name", "type", "action", "default", "help", "choices", "nargs", "required", "dest", "metavar")
+
+
+def _add_custom_parameter(parser, spec):
+    if not isinstance(spec, dict) or "name" not in spec or not ("type" in spec or "action" in spec):
+        print("\nERROR: custom parameter skipped (each needs 'name' and 'type' or 'action'; supported keys: "
+              f"name, type, default, action, help): {spec!r}\n", file=sys.stderr)
+        return
+    kwargs = {k: spec[k] for k in _CUSTOM_KEYS if k in spec and k != "name"}
+    kwargs.setdefault("help", "")
+    if "type" in kwargs and "action" in kwargs:
+        kwargs.pop("action")          # Isaac Gym gives 'type' precedence
+    parser.add_argument(spec["name"], **kwargs)
+
+
+def parse_arguments(description="Isaac Gym Example", headless=False, no_graphics=False, custom_parameters=[]):
+    """Parse sys.argv with Isaac Gym's standard flags plus `custom_parameters` (a list of dicts with
+    keys name, type or action, default, help). Returns the argparse Namespace Isaac Gym returns."""
+    parser = argparse.ArgumentParser(description=description)
+    if headless:
+        parser.add_argument("--headless", action="store_true", help="Run headless without creating a viewer window")
+    if no_graphics:
+        parser.add_argument("--nographics", action="store_true",
+                            help="Disable graphics context creation; no viewer window and no rendering")
+    parser.add_argument("--sim_device", type=str, default="cuda:0", help="Physics device in PyTorch syntax "
+                        "(cpu, cuda, cuda:N); gymlike runs on the CPU when CUDA is unavailable")
+    parser.add_argument("--pipeline", type=str, default="gpu", help="Tensor API pipeline (cpu/gpu)")
+    parser.add_argument("--graphics_device_id", type=int, default=0, help="Graphics device id (-1: no graphics)")
+    engines = parser.add_mutually_exclusive_group()
+    engines.add_argument("--flex", action="store_true", help="SIM_FLEX (Newton XPBD)")
+    engines.add_argument("--physx", action="store_true", help="SIM_PHYSX (Newton MuJoCo-Warp; the default)")
+    parser.add_argument("--num_threads", type=int, default=0, help="Number of PhysX threads (accepted, unused)")
+    parser.add_argument("--subscenes", type=int, default=0, help="Number of PhysX subscenes (accepted, unused)")
+    parser.add_argument("--slices", type=int, help="Number of client threads that process env slices")
+    for spec in custom_parameters or []:
+        _add_custom_parameter(parser, spec)
+
+    args = parser.parse_args()
+
+    try:
+        args.sim_device_type, args.compute_device_id = parse_device_str(args.sim_device)
+    except GymlikeValueError as e:
+        parser.error(str(e))
+    pipeline = args.pipeline.lower()
+    if pipeline not in ("cpu", "gpu", "cuda"):
+        parser.error(f"invalid --pipeline {args.pipeline!r}; expected cpu or gpu")
+    args.use_gpu_pipeline = pipeline in ("gpu", "cuda")
+    if args.sim_device_type != "cuda" and args.use_gpu_pipeline:
+        print("Can't use GPU pipeline with CPU Physics. Changing pipeline to 'CPU'.")
+        args.pipeline = "CPU"
+        args.use_gpu_pipeline = False
+
+    args.physics_engine = gymapi.SIM_FLEX if args.flex else gymapi.SIM_PHYSX
+    args.use_gpu = args.sim_device_type == "cuda"
+    if no_graphics and args.nographics:
+        args.headless = True          # --nographics implies --headless
+    if args.slices is None:
+        args.slices = args.subscenes
+    return args
+
+
+# ============================================================================ sim parameters
+def _vec3(value, where):
+    if isinstance(value, gymapi.Vec3):
+        return gymapi.Vec3(value)
+    try:
+        x, y, z = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise GymlikeValueError(f"parse_sim_config: {where} must be a list of 3 numbers, got {value!r}") from None
+    return gymapi.Vec3(x, y, z)
+
+
+def _set_fields(target, cfg, where):
+    for key, value in cfg.items():
+        if not hasattr(target, key):
+            raise GymlikeValueError(f"parse_sim_config: unknown key '{where}{key}' for {type(target).__name__}")
+        if key == "contact_collection":
+            value = gymapi.ContactCollection(int(value))
+        elif key == "gravity":
+            value = _vec3(value, where + key)
+        elif key == "up_axis":
+            value = _up_axis(value)
+        setattr(target, key, value)
+
+
+def _up_axis(value):
+    if isinstance(value, str):
+        name = value.strip().lower()
+        if name in ("z", "up_axis_z"):
+            return gymapi.UP_AXIS_Z
+        if name in ("y", "up_axis_y"):
+            return gymapi.UP_AXIS_Y
+        raise GymlikeValueError(f"parse_sim_config: up_axis must be 'y', 'z' or an UpAxis value, got {value!r}")
+    return gymapi.UpAxis(int(value))
+
+
+def parse_sim_config(cfg, sim_params):
+    """Copy a config dict (e.g. the `sim:` block of a task YAML) onto `sim_params`: top-level keys
+    set SimParams fields (gravity as [x, y, z], up_axis as 0/1 or 'y'/'z'), `physx:` and `flex:`
+    sub-dicts set the engine parameters. Unknown keys raise ValueError naming the key."""
+    if not isinstance(cfg, dict):
+        raise GymlikeTypeError(f"parse_sim_config: cfg must be a dict, got {type(cfg).__name__}")
+    if not isinstance(sim_params, gymapi.SimParams):
+        raise GymlikeTypeError(f"parse_sim_config: sim_params must be gymapi.SimParams, got {type(sim_params).__name__}")
+    for engine in ("physx", "flex"):
+        if engine in cfg:
+            sub = cfg[engine]
+            if not isinstance(sub, dict):
+                raise GymlikeTypeError(f"parse_sim_config: '{engine}' must be a dict, got {type(sub).__name__}")
+            _set_fields(getattr(sim_params, engine), sub, engine + ".")
+    _set_fields(sim_params, {k: v for k, v in cfg.items() if k not in ("physx", "flex")}, "")
+    return sim_params
+
+
+def parse_sim_params(args, cfg=None, sim_params=None):
+    """SimParams for `args` (from parse_arguments): the pipeline and engine flags, then `cfg`
+    (a dict holding a `sim:` block, or the block itself) via parse_sim_config, then
+    `--num_threads` / `--subscenes` when given on the command line. Returns the SimParams."""
+    if sim_params is None:
+        sim_params = gymapi.SimParams()
+    elif not isinstance(sim_params, gymapi.SimParams):
+        raise GymlikeTypeError(f"parse_sim_params: sim_params must be gymapi.SimParams, got {type(sim_params).__name__}")
+    engine = getattr(args, "physics_engine", gymapi.SIM_PHYSX)
+    sim_params.use_gpu_pipeline = bool(getattr(args, "use_gpu_pipeline", False))
+    if engine == gymapi.SIM_PHYSX:
+        sim_params.physx.use_gpu = bool(getattr(args, "use_gpu", False))
+        sim_params.physx.num_subscenes = int(getattr(args, "subscenes", 0) or 0)
+    if cfg:
+        parse_sim_config(cfg["sim"] if "sim" in cfg else cfg, sim_params)
+    if engine == gymapi.SIM_PHYSX and int(getattr(args, "num_threads", 0) or 0) > 0:
+        sim_params.physx.num_threads = int(args.num_threads)
+    if getattr(args, "slices", None):
+        sim_params.num_client_threads = int(args.slices)
+    return sim_params
+
+
+# ============================================================================ domain randomization
+def get_property_setter_map(gym):
+    """Property kind -> the Gym setter (used by domain randomization loops)."""
+    return {
+        "dof_properties": gym.set_actor_dof_properties,
+        "tendon_properties": gym.set_actor_tendon_properties,
+        "rigid_body_properties": gym.set_actor_rigid_body_properties,
+        "rigid_shape_properties": gym.set_actor_rigid_shape_properties,
+        "sim_params": gym.set_sim_params,
+    }
+
+
+def get_property_getter_map(gym):
+    """Property kind -> the Gym getter."""
+    return {
+        "dof_properties": gym.get_actor_dof_properties,
+        "tendon_properties": gym.get_actor_tendon_properties,
+        "rigid_body_properties": gym.get_actor_rigid_body_properties,
+        "rigid_shape_properties": gym.get_actor_rigid_shape_properties,
+        "sim_params": gym.get_sim_params,
+    }
+
+
+def get_default_setter_args(gym):
+    """Extra positional arguments each setter takes after (env, actor, props)."""
+    return {
+        "dof_properties": [],
+        "tendon_properties": [],
+        "rigid_body_properties": [True],     # recomputeInertia
+        "rigid_shape_properties": [],
+        "sim_params": [],
+    }
+
+
+def _schedule_scale(params, step):
+    kind = params.get("schedule")
+    if kind is None:
+        return 1.0
+    steps = params.get("schedule_steps")
+    if not steps:
+        raise GymlikeValueError(f"randomization: schedule {kind!r} needs a positive 'schedule_steps', got {steps!r}")
+    if kind == "linear":
+        return min(step, steps) / steps
+    if kind == "constant":
+        return 0.0 if step < steps else 1.0
+    raise GymlikeValueError(f"randomization: unknown schedule {kind!r}; expected 'linear' or 'constant'")
+
+
+def generate_random_samples(attr_randomization_params, shape, curr_gym_step_count, extern_sample=None):
+    """Samples for one randomized attribute. `attr_randomization_params` holds `range` ([lo, hi] or
+    [mean, stddev]), `distribution` (uniform, loguniform, gaussian), `operation` (additive or
+    scaling) and optionally `schedule` (linear, constant) with `schedule_steps`. A schedule blends
+    the range towards the identity (0 for additive, 1 for scaling) early in training."""
+    p = attr_randomization_params
+    if extern_sample is not None:
+        return extern_sample
+    try:
+        lo, hi = (float(v) for v in p["range"])
+        dist, op = p["distribution"], p["operation"]
+    except KeyError as e:
+        raise GymlikeValueError(f"randomization: parameters need key {e.args[0]!r}, got keys {sorted(p)}") from None
+    if op not in ("additive", "scaling"):
+        raise GymlikeValueError(f"randomization: operation must be 'additive' or 'scaling', got {op!r}")
+    s = _schedule_scale(p, curr_gym_step_count)
+    if dist == "gaussian":
+        mean, std = lo, hi
+        if op == "additive":
+            mean, std = mean * s, std * s
+        else:
+            mean, std = mean * s + (1.0 - s), std * s
+        return np.random.normal(mean, std, shape)
+    if dist in ("uniform", "loguniform"):
+        if op == "additive":
+            lo, hi = lo * s, hi * s
+        else:
+            lo, hi = lo * s + (1.0 - s), hi * s + (1.0 - s)
+        if dist == "uniform":
+            return np.random.uniform(lo, hi, shape)
+        if lo <= 0 or hi <= 0:
+            raise GymlikeValueError(f"randomization: loguniform range must be positive, got [{lo}, {hi}]")
+        return np.exp(np.random.uniform(np.log(lo), np.log(hi), shape))
+    raise GymlikeValueError(f"randomization: distribution must be uniform, loguniform or gaussian, got {dist!r}")
+
+
+def get_bucketed_val(new_prop_val, attr_randomization_params):
+    """Snap a value down onto one of `num_buckets` evenly spaced values spanning the range
+    (uniform: [lo, hi]; gaussian: mean +- 2 sqrt(second range value))."""
+    p = attr_randomization_params
+    a, b = float(p["range"][0]), float(p["range"][1])
+    if p["distribution"] == "uniform":
+        lo, hi = a, b
+    else:
+        lo, hi = a - 2.0 * math.sqrt(b), a + 2.0 * math.sqrt(b)
+    n = int(p["num_buckets"])
+    buckets = [lo + (hi - lo) * i / n for i in range(n)]
+    return buckets[max(bisect(buckets, float(new_prop_val)) - 1, 0)]
+
+
+def _combine(original, sample, op):
+    return original * sample if op == "scaling" else original + sample
+
+
+def apply_random_samples(prop, og_prop, attr, attr_randomization_params, curr_gym_step_count, extern_sample=None):
+    """Randomize `prop.attr` (or `prop[attr]` for a structured numpy array) from its original value
+    `og_prop[attr]`. `prop` may be a SimParams (gravity, rest_offset), a property struct
+    (RigidShapeProperties, ...) or a property array (DOF properties)."""
+    p = attr_randomization_params
+    op = p.get("operation")
+    if isinstance(prop, gymapi.SimParams):
+        if attr == "gravity":
+            s = generate_random_samples(p, 3, curr_gym_step_count)
+            g = og_prop["gravity"]
+            prop.gravity = gymapi.Vec3(*(float(_combine(v, d, op)) for v, d in zip((g.x, g.y, g.z), s)))
+        elif attr == "rest_offset":
+            prop.physx.rest_offset = float(np.ravel(generate_random_samples(p, 1, curr_gym_step_count))[0])
+        return
+    if isinstance(prop, np.ndarray):
+        sample = generate_random_samples(p, prop[attr].shape, curr_gym_step_count, extern_sample)
+        value = _combine(og_prop[attr], sample, op)
+        if p.get("num_buckets", 0) > 0:
+            value = np.vectorize(lambda v: get_bucketed_val(v, p))(value)
+        prop[attr] = value
+        return
+    sample = generate_random_samples(p, 1, curr_gym_step_count, extern_sample)
+    value = _combine(og_prop[attr], sample, op)
+    if p.get("num_buckets", 0) > 0:
+        value = get_bucketed_val(float(np.ravel(value)[0]), p)
+    if isinstance(value, np.ndarray) and value.size == 1:
+        value = float(value.ravel()[0])
+    setattr(prop, attr, value)
+
+
+def check_buckets(gym, envs, dr_params):
+    """Isaac Gym's material-count guard: PhysX allows 64K materials, so the product of friction and
+    restitution buckets must stay below that, and without buckets the randomized shapes too."""
+    total_buckets = 0
+    for props in dr_params.get("actor_params", {}).values():
+        shape = props.get("rigid_shape_properties", {})
+        n = 0
+        for key in ("restitution", "friction"):
+            if key in shape and "num_buckets" in shape[key]:
+                n = n * shape[key]["num_buckets"] if n > 0 else shape[key]["num_buckets"]
+        total_buckets += n
+    if total_buckets > 64000:
+        raise GymlikeValueError(f"check_buckets: the total material bucket count {total_buckets} exceeds 64000")
+    shapes = 0
+    actor_params = dr_params.get("actor_params", {})
+    for env in envs:
+        for i in range(gym.get_actor_count(env)):
+            handle = gym.get_actor_handle(env, i)
+            name = gym.get_actor_name(env, handle)
+            if name in actor_params and "rigid_shape_properties" in actor_params[name]:
+                shapes += gym.get_actor_rigid_shape_count(env, handle)
+    if shapes > 64000 and total_buckets == 0:
+        raise GymlikeValueError(f"check_buckets: {shapes} randomized shapes exceed the 64000 material limit; "
+                                "set num_buckets for friction/restitution")
+
+
+# ============================================================================ line geometry
+def _vec3_array(points):
+    out = np.zeros(len(points), gymapi.Vec3.dtype)
+    for i, p in enumerate(points):
+        out[i] = tuple(float(c) for c in p)
+    return out
+
+
+class LineGeometry(ABC):
+    """A set of colored line segments for `draw_lines`: `vertices()` is a (num_lines, 2) array of
+    Vec3.dtype (start, end), `colors()` a (num_lines,) array of Vec3.dtype (RGB in [0, 1])."""
+
+    @abstractmethod
+    def vertices(self):
+        """(num_lines, 2) numpy array of gymapi.Vec3.dtype."""
+
+    @abstractmethod
+    def colors(self):
+        """(num_lines,) numpy array of gymapi.Vec3.dtype."""
+
+    def num_lines(self):
+        return self.vertices().shape[0]
+
+    def instance_verts(self, pose):
+        """The vertices moved by `pose` (a gymapi.Transform)."""
+        return pose.transform_points(self.vertices())
+
+
+def _segments(starts, ends, pose):
+    verts = np.zeros((len(starts), 2), gymapi.Vec3.dtype)
+    verts[:, 0] = _vec3_array(starts)
+    verts[:, 1] = _vec3_array(ends)
+    return verts if pose is None else pose.transform_points(verts)
+
+
+def _colors(n, color):
+    c = np.zeros(n, gymapi.Vec3.dtype)
+    c[:] = tuple(color)
+    return c
+
+
+class AxesGeometry(LineGeometry):
+    """Three lines of length `scale` along x (red), y (green) and z (blue)."""
+
+    def __init__(self, scale=1.0, pose=None):
+        s = float(scale)
+        self._verts = _segments([(0, 0, 0)] * 3, [(s, 0, 0), (0, s, 0), (0, 0, s)], pose)
+        self._colors = _colors(3, (0, 0, 0))
+        self._colors[0] = (1.0, 0.0, 0.0)
+        self._colors[1] = (0.0, 1.0, 0.0)
+        self._colors[2] = (0.0, 0.0, 1.0)
+
+    def vertices(self):
+        return self._verts
+
+    def colors(self):
+        return self._colors
+
+
+def _box_edges(lo, hi):
+    corners = [(x, y, z) for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]
+    starts, ends = [], []
+    for i in range(8):
+        for j in range(i + 1, 8):
+            differ = sum(a != b for a, b in zip(corners[i], corners[j]))
+            if differ == 1:       # corners that differ in exactly one coordinate share an edge
+                starts.append(corners[i])
+                ends.append(corners[j])
+    return starts, ends
+
+
+class WireframeBoxGeometry(LineGeometry):
+    """The 12 edges of a box of size xdim x ydim x zdim centred on the origin (or on `pose`)."""
+
+    def __init__(self, xdim=1, ydim=1, zdim=1, pose=None, color=None):
+        h = (0.5 * float(xdim), 0.5 * float(ydim), 0.5 * float(zdim))
+        starts, ends = _box_edges(tuple(-v for v in h), h)
+        self._verts = _segments(starts, ends, pose)
+        self._colors = _colors(12, color if color is not None else (1.0, 0.0, 0.0))
+
+    def vertices(self):
+        return self._verts
+
+    def colors(self):
+        return self._colors
+
+
+class WireframeBBoxGeometry(LineGeometry):
+    """The 12 edges of an axis-aligned bounding box `bbox` = [[xmin, ymin, zmin], [xmax, ymax, zmax]]."""
+
+    def __init__(self, bbox, pose=None, color=None):
+        b = np.asarray(bbox, np.float64)
+        if b.shape != (2, 3):
+            raise GymlikeValueError(f"WireframeBBoxGeometry: bbox must have shape (2, 3) (min and max "
+                                    f"corner), got {b.shape}")
+        starts, ends = _box_edges(tuple(b[0]), tuple(b[1]))
+        self._verts = _segments(starts, ends, pose)
+        self._colors = _colors(12, color if color is not None else (1.0, 0.0, 0.0))
+
+    def vertices(self):
+        return self._verts
+
+    def colors(self):
+        return self._colors
+
+
+class WireframeSphereGeometry(LineGeometry):
+    """A latitude/longitude wireframe sphere: for every (lat, lon) cell one meridian segment in
+    `color` and one parallel segment in `color2` (2 * num_lats * num_lons lines)."""
+
+    def __init__(self, radius=1.0, num_lats=8, num_lons=8, pose=None, color=None, color2=None):
+        r = float(radius)
+        nlat, nlon = int(num_lats), int(num_lons)
+        if nlat < 1 or nlon < 1:
+            raise GymlikeValueError(f"WireframeSphereGeometry: num_lats and num_lons must be >= 1, got {nlat}, {nlon}")
+
+        def point(i, j):
+            theta = math.pi * i / nlat              # polar angle from +z
+            phi = 2.0 * math.pi * j / nlon
+            return (r * math.sin(theta) * math.cos(phi), r * math.sin(theta) * math.sin(phi), r * math.cos(theta))
+
+        starts, ends = [], []
+        for i in range(nlat):
+            for j in range(nlon):
+                starts.append(point(i, j))
+                ends.append(point(i + 1, j))        # meridian segment
+        for i in range(nlat):
+            for j in range(nlon):
+                starts.append(point(i, j))
+                ends.append(point(i, j + 1))        # parallel segment
+        self._verts = _segments(starts, ends, pose)
+        n = nlat * nlon
+        self._colors = np.concatenate([_colors(n, color if color is not None else (1.0, 0.0, 0.0)),
+                                       _colors(n, color2 if color2 is not None else (0.0, 1.0, 0.0))])
+
+    def vertices(self):
+        return self._verts
+
+    def colors(self):
+        return self._colors
+
+
+def draw_lines(geom, gym, viewer, env, pose):
+    """Add the lines of a LineGeometry, moved by `pose` (env frame), to the viewer."""
+    if not isinstance(geom, LineGeometry):
+        raise GymlikeTypeError(f"draw_lines: geom must be a gymutil.LineGeometry, got {type(geom).__name__}")
+    verts = geom.instance_verts(pose) if pose is not None else geom.vertices()
+    gym.add_lines(viewer, env, geom.num_lines(), verts, geom.colors())
+
+
+def draw_line(p1, p2, color, gym, viewer, env):
+    """Add one line from p1 to p2 (gymapi.Vec3, env frame) in `color` (gymapi.Vec3 RGB)."""
+    verts = np.array([[p1.x, p1.y, p1.z, p2.x, p2.y, p2.z]], np.float32)
+    colors = np.array([[color.x, color.y, color.z]], np.float32)
+    gym.add_lines(viewer, env, 1, verts, colors)

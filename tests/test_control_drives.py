@@ -1,0 +1,313 @@
+"""DOF drives and controls, measured: POS/VEL/EFFORT/NONE drive modes, efforts lasting one
+simulate, position/velocity/effort limits, joint friction and armature, against the
+analytic motion of a hinge of known inertia."""
+
+import math
+
+import numpy as np
+import pytest
+
+from conftest import ASSETS, make_sim, options, pose, write
+from gymlike import gymapi
+
+DT = 1.0 / 240.0
+
+# A blade spinning about the vertical z axis through its centre of mass: gravity exerts no
+# torque, inertia about the hinge I = izz.
+I_PROP = 0.02
+PROP_URDF = """\
+<robot name="prop">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="blade">
+    <inertial><mass value="1"/><inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.5 0.05 0.05"/></geometry></collision>
+  </link>
+  <joint name="hinge" type="{jtype}"><parent link="base"/><child link="blade"/><axis xyz="0 0 1"/>{extra}</joint>
+</robot>
+"""
+
+# An arm whose centre of mass is 0.25 m off a vertical hinge: I = izz + m d^2.
+I_ARM = 0.01 + 0.25 ** 2
+ARM_URDF = """\
+<robot name="arm">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm">
+    <inertial><origin xyz="0.25 0 0"/><mass value="1"/><inertia ixx="1e-3" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0.25 0 0"/><geometry><box size="0.5 0.05 0.05"/></geometry></collision>
+  </link>
+  <joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/><axis xyz="0 0 {axis_z}"/></joint>
+</robot>
+"""
+
+# A pendulum swinging about a horizontal axis (gravity acts).
+SWING_URDF = ARM_URDF.replace('<axis xyz="0 0 {axis_z}"/>', '<axis xyz="0 1 0"/>')
+
+
+def _hinge_sim(gym, tmp_path, engine, n_envs=1, urdf=None, gravity=-9.81, **asset_kw):
+    write(tmp_path, "hinge.urdf", urdf or PROP_URDF.format(jtype="continuous", extra=""))
+    sim = make_sim(gym, engine, ground=False, dt=DT, substeps=1, gravity=gravity)
+    asset = gym.load_asset(sim, str(tmp_path), "hinge.urdf", options(fix_base_link=True, **asset_kw))
+    envs = []
+    for _ in range(n_envs):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), n_envs)
+        gym.create_actor(env, asset, pose(z=1.0), "hinge", 0, 0)
+        envs.append(env)
+    return sim, asset, envs
+
+
+def _set(gym, env, **fields):
+    p = gym.get_actor_dof_properties(env, 0)
+    for k, v in fields.items():
+        p[k][0] = v
+    gym.set_actor_dof_properties(env, 0, p)
+
+
+def _q(gym, env):
+    s = gym.get_actor_dof_states(env, 0, gymapi.STATE_ALL)
+    return float(s["pos"][0]), float(s["vel"][0])
+
+
+def _settle_time(t, q, target, tol):
+    out = np.nonzero(np.abs(q - target) > tol)[0]
+    return float(t[out[-1] + 1]) if len(out) else 0.0
+
+
+def _analytic_settle(ke, kd, inertia, target, tol):
+    """Last time the step response of I q'' + kd q' + ke q = ke target leaves the tolerance."""
+    wn = math.sqrt(ke / inertia)
+    z = kd / (2 * math.sqrt(ke * inertia))
+    wd = wn * math.sqrt(1 - z * z)
+    t = np.linspace(0, 5, 200001)
+    q = target * (1 - np.exp(-z * wn * t) * (np.cos(wd * t) + z / math.sqrt(1 - z * z) * np.sin(wd * t)))
+    return _settle_time(t, q, target, tol)
+
+
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_pos_mode_settles_on_target_and_stiffer_is_faster(gym, tmp_path, engine):
+    target, zeta = 0.5, 0.7
+    gains = [5.0, 20.0]
+    sim, _, envs = _hinge_sim(gym, tmp_path, engine, n_envs=2)
+    for env, ke in zip(envs, gains):
+        _set(gym, env, driveMode=gymapi.DOF_MODE_POS, stiffness=ke, damping=2 * zeta * math.sqrt(ke * I_PROP))
+        gym.set_actor_dof_position_targets(env, 0, np.array([target], np.float32))
+    gym.prepare_sim(sim)
+    q = []
+    for _ in range(480):
+        gym.simulate(sim)
+        q.append([_q(gym, e)[0] for e in envs])
+    q = np.array(q)
+    t = np.arange(1, len(q) + 1) * DT
+    settle = [_settle_time(t, q[:, k], target, 0.01 * target) for k in range(2)]
+    for k in range(2):
+        assert q[-1, k] == pytest.approx(target, rel=0.01)
+        assert settle[k] < 1.9   # settled within 1% before the end
+    assert settle[1] < settle[0]
+    if engine == "physx":   # MuJoCo realises Isaac Gym's PD law: the analytic settle time
+        for k, ke in enumerate(gains):
+            expect = _analytic_settle(ke, 2 * zeta * math.sqrt(ke * I_PROP), I_PROP, target, 0.01 * target)
+            assert settle[k] == pytest.approx(expect, rel=0.1)
+        assert settle[0] / settle[1] == pytest.approx(2.0, rel=0.1)   # settle ~ 1/wn
+    assert gym.get_actor_dof_position_targets(envs[0], 0)[0] == pytest.approx(target)
+
+
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_vel_mode_reaches_target_velocity_and_ignores_position_targets(gym, tmp_path, engine):
+    kd, wt = 0.2, 2.0
+    sim, _, (env,) = _hinge_sim(gym, tmp_path, engine)
+    _set(gym, env, driveMode=gymapi.DOF_MODE_VEL, stiffness=50.0, damping=kd)
+    gym.set_actor_dof_velocity_targets(env, 0, np.array([wt], np.float32))
+    gym.set_actor_dof_position_targets(env, 0, np.array([0.0], np.float32))   # no effect in VEL mode
+    w = []
+    for _ in range(240):
+        gym.simulate(sim)
+        w.append(_q(gym, env)[1])
+    assert w[-1] == pytest.approx(wt, rel=0.01)
+    if engine == "physx":   # w(t) = wt (1 - exp(-kd t / I))
+        t = 0.25
+        assert w[int(t / DT) - 1] == pytest.approx(wt * (1 - math.exp(-kd * t / I_PROP)), rel=0.02)
+    assert gym.get_actor_dof_velocity_targets(env, 0)[0] == pytest.approx(wt)
+    assert gym.get_dof_target_velocity(env, 0) == pytest.approx(wt)
+
+
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_effort_mode_gives_analytic_acceleration_for_one_simulate(gym, tmp_path, engine):
+    tau = 0.5
+    sim, _, envs = _hinge_sim(gym, tmp_path, engine, n_envs=2)
+    _set(gym, envs[0], driveMode=gymapi.DOF_MODE_EFFORT)
+    _set(gym, envs[1], driveMode=gymapi.DOF_MODE_POS, stiffness=0.0, damping=0.0)
+    n = 120
+    w = []
+    for _ in range(n):
+        for env in envs:   # two calls within one simulate add up
+            gym.apply_actor_dof_efforts(env, 0, np.array([0.3], np.float32))
+            gym.apply_dof_effort(env, 0, tau - 0.3)
+        gym.simulate(sim)
+        w.append(_blade_wz(gym, envs[0]))
+    assert _q(gym, envs[0])[1] / (n * DT) == pytest.approx(tau / I_PROP, rel=0.02)
+    assert _q(gym, envs[1])[1] == pytest.approx(0.0, abs=1e-6)   # efforts act only in DOF_MODE_EFFORT
+    gym.simulate(sim)                                              # not re-applied: gone
+    w.append(_blade_wz(gym, envs[0]))
+    kick = tau / I_PROP * DT                 # what one step of effort adds
+    assert w[-2] - w[-3] == pytest.approx(kick, rel=0.02)
+    assert abs(w[-1] - w[-2]) < 1e-3 * kick
+
+
+def _blade_wz(gym, env):
+    # the world angular velocity of the blade (XPBD's welded base wobbles a little after the
+    # effort's reaction torque stops, which shows in the joint velocity but not here)
+    return float(gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_VEL)["vel"]["angular"]["z"][1])
+
+
+def test_effort_on_offset_hinge_matches_analytic_physx(gym, tmp_path):
+    """MuJoCo: torque on an arm whose COM is off the axis (I = Icom + m d^2)."""
+    sim, _, (env,) = _hinge_sim(gym, tmp_path, "physx", urdf=ARM_URDF.format(axis_z=1))
+    _set(gym, env, driveMode=gymapi.DOF_MODE_EFFORT)
+    for _ in range(120):
+        gym.apply_actor_dof_efforts(env, 0, np.array([0.5], np.float32))
+        gym.simulate(sim)
+    assert _q(gym, env)[1] / (120 * DT) == pytest.approx(0.5 / I_ARM, rel=0.02)
+
+
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_none_mode_swings_freely_pos_mode_holds(gym, tmp_path, engine):
+    q0 = 0.4
+    sim, _, envs = _hinge_sim(gym, tmp_path, engine, n_envs=2, urdf=SWING_URDF)
+    _set(gym, envs[0], driveMode=gymapi.DOF_MODE_NONE, stiffness=1000.0, damping=5.0)
+    _set(gym, envs[1], driveMode=gymapi.DOF_MODE_POS, stiffness=1000.0, damping=5.0)
+    for env in envs:
+        st = gym.get_actor_dof_states(env, 0, gymapi.STATE_ALL)
+        st["pos"][0] = q0
+        gym.set_actor_dof_states(env, 0, st, gymapi.STATE_ALL)
+        gym.set_actor_dof_position_targets(env, 0, np.array([q0], np.float32))
+    q = []
+    for _ in range(240):
+        gym.simulate(sim)
+        q.append([gym.get_joint_position(e, 0) for e in envs])
+    q = np.array(q)
+    # free: released near horizontal, the arm swings down through q = pi/2 (hanging) up to the
+    # mirror angle pi - q0 (energy is conserved; the drive gains play no part)
+    assert q[:, 0].max() == pytest.approx(math.pi - q0, rel=0.01 if engine == "physx" else 0.05)
+    assert np.abs(q[:, 1] - q0).max() < 0.1                  # held by the PD drive
+
+
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_driven_joint_stops_at_upper_limit(gym, tmp_path, engine):
+    urdf = PROP_URDF.format(jtype="revolute", extra='<limit lower="-1" upper="0.5" effort="100" velocity="100"/>')
+    sim, asset, (env,) = _hinge_sim(gym, tmp_path, engine, urdf=urdf)
+    p = gym.get_asset_dof_properties(asset)
+    assert bool(p["hasLimits"][0]) and p["upper"][0] == pytest.approx(0.5)
+    _set(gym, env, driveMode=gymapi.DOF_MODE_VEL, damping=0.5)
+    gym.set_actor_dof_velocity_targets(env, 0, np.array([2.0], np.float32))
+    qs = []
+    for _ in range(240):
+        gym.simulate(sim)
+        qs.append(_q(gym, env))
+    q, w = np.array(qs[-60:]).T                  # the last 0.25 s, resting against the limit
+    assert np.abs(q - 0.5).max() < 0.01
+    assert abs(w.mean()) < 0.01                  # (MuJoCo's stiff limit leaves a small ripple)
+
+
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_limits_switched_on_after_prepare_sim(gym, tmp_path, engine):
+    sim, _, (env,) = _hinge_sim(gym, tmp_path, engine)   # continuous joint: no limits
+    gym.prepare_sim(sim)
+    _set(gym, env, driveMode=gymapi.DOF_MODE_VEL, damping=0.5, hasLimits=True, lower=-0.2, upper=0.3)
+    gym.set_actor_dof_velocity_targets(env, 0, np.array([2.0], np.float32))
+    for _ in range(240):
+        gym.simulate(sim)
+    assert _q(gym, env)[0] == pytest.approx(0.3, abs=0.01)
+
+
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_effort_limit_caps_applied_effort(gym, tmp_path, engine):
+    limit = 0.1
+    sim, _, (env,) = _hinge_sim(gym, tmp_path, engine)
+    _set(gym, env, driveMode=gymapi.DOF_MODE_EFFORT, effort=limit)
+    gym.prepare_sim(sim)
+    gym.acquire_dof_force_tensor(sim)                  # DOF forces are captured from now on
+    for _ in range(60):
+        gym.apply_actor_dof_efforts(env, 0, np.array([1.0], np.float32))
+        gym.simulate(sim)
+    assert _q(gym, env)[1] / (60 * DT) == pytest.approx(limit / I_PROP, rel=0.02)
+    assert gym.get_actor_dof_forces(env, 0)[0] == pytest.approx(limit, rel=1e-3)
+
+
+def test_effort_limit_caps_pd_drive_physx(gym, tmp_path):
+    """MuJoCo: a stiff POS drive towards a far target delivers at most the effort limit."""
+    limit = 0.1
+    sim, _, (env,) = _hinge_sim(gym, tmp_path, "physx")
+    _set(gym, env, driveMode=gymapi.DOF_MODE_POS, stiffness=1000.0, damping=0.0, effort=limit)
+    gym.set_actor_dof_position_targets(env, 0, np.array([3.0], np.float32))
+    for _ in range(24):
+        gym.simulate(sim)
+    assert _q(gym, env)[1] / (24 * DT) == pytest.approx(limit / I_PROP, rel=0.02)
+
+
+def test_velocity_limit_clamps_physx(gym, tmp_path):
+    sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=2)
+    _set(gym, envs[0], driveMode=gymapi.DOF_MODE_EFFORT, velocity=3.0)
+    _set(gym, envs[1], driveMode=gymapi.DOF_MODE_EFFORT)
+    for _ in range(240):
+        for env in envs:
+            gym.apply_actor_dof_efforts(env, 0, np.array([0.5], np.float32))
+        gym.simulate(sim)
+    assert gym.get_dof_velocity(envs[0], 0) == pytest.approx(3.0, rel=1e-3)
+    assert gym.get_dof_velocity(envs[1], 0) == pytest.approx(0.5 / I_PROP, rel=0.02)   # unlimited
+    w = gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_VEL)["vel"]["angular"]["z"][1]
+    assert w == pytest.approx(3.0, rel=1e-3)   # the body velocity follows the clamp
+
+
+def test_joint_friction_and_armature_physx(gym, tmp_path):
+    """MuJoCo: DOF friction resists up to its value; armature adds to the inertia."""
+    sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=3)
+    _set(gym, envs[0], driveMode=gymapi.DOF_MODE_EFFORT, friction=0.2)
+    _set(gym, envs[1], driveMode=gymapi.DOF_MODE_EFFORT, friction=0.2)
+    _set(gym, envs[2], driveMode=gymapi.DOF_MODE_EFFORT, armature=0.02)
+    taus = [0.1, 0.5, 0.5]
+    for _ in range(120):
+        for env, tau in zip(envs, taus):
+            gym.apply_actor_dof_efforts(env, 0, np.array([tau], np.float32))
+        gym.simulate(sim)
+    w = [_q(gym, e)[1] for e in envs]
+    assert abs(w[0]) < 0.02                                          # 0.1 < friction: stuck
+    assert w[1] / (120 * DT) == pytest.approx((0.5 - 0.2) / I_PROP, rel=0.05)
+    assert w[2] / (120 * DT) == pytest.approx(0.5 / (I_PROP + 0.02), rel=0.02)
+
+
+def test_targets_set_before_prepare_sim_persist(gym, tmp_path):
+    sim, _, (env,) = _hinge_sim(gym, tmp_path, "physx")
+    _set(gym, env, driveMode=gymapi.DOF_MODE_POS, stiffness=20.0, damping=1.0)
+    gym.set_dof_target_position(env, 0, 0.3)
+    gym.set_joint_target_velocity(env, 0, 0.0)
+    assert gym.get_dof_target_position(env, 0) == pytest.approx(0.3)
+    assert gym.get_joint_target_position(env, 0) == pytest.approx(0.3)
+    gym.apply_dof_effort(env, 0, 5.0)   # stored for the first simulate; ignored in POS mode
+    for _ in range(480):
+        gym.simulate(sim)
+    assert gym.get_dof_position(env, 0) == pytest.approx(0.3, rel=0.01)
+    assert gym.get_joint_velocity(env, 0) == pytest.approx(0.0, abs=1e-3)
+    assert gym.get_actor_dof_position_targets(env, 0).dtype == np.float32
+    gym.set_joint_target_position(env, 0, -0.2)
+    assert gym.get_actor_dof_position_targets(env, 0)[0] == pytest.approx(-0.2)
+    for _ in range(480):
+        gym.simulate(sim)
+    assert gym.get_dof_position(env, 0) == pytest.approx(-0.2, rel=0.01)
+
+
+def test_asset_dof_properties_come_from_file_and_options(gym, tmp_path):
+    urdf = PROP_URDF.format(jtype="revolute", extra='<limit lower="-1" upper="1.5" effort="7" velocity="3"/>'
+                            '<dynamics damping="0.3" friction="0.2"/>')
+    write(tmp_path, "j.urdf", urdf)
+    sim = make_sim(gym, "physx", ground=False)
+    o = options(fix_base_link=True, armature=0.01, default_dof_drive_mode=int(gymapi.DOF_MODE_POS))
+    p = gym.get_asset_dof_properties(gym.load_asset(sim, str(tmp_path), "j.urdf", o))
+    assert p.dtype.names == ("hasLimits", "lower", "upper", "driveMode", "velocity", "effort",
+                             "stiffness", "damping", "friction", "armature")
+    row = p[0]
+    assert bool(row["hasLimits"]) and row["driveMode"] == gymapi.DOF_MODE_POS
+    assert (row["lower"], row["upper"], row["effort"], row["velocity"]) == pytest.approx((-1, 1.5, 7, 3))
+    assert (row["damping"], row["friction"], row["armature"]) == pytest.approx((0.3, 0.2, 0.01))
+    m = gym.get_asset_dof_properties(gym.load_asset(sim, ASSETS, "mjcf/nv_ant.xml", options()))
+    assert len(m) == 8 and m["hasLimits"].all()           # MJCF ranges and armature
+    assert (m["lower"][0], m["upper"][0]) == pytest.approx((-math.radians(40), math.radians(40)), rel=1e-5)
+    assert m["armature"] == pytest.approx(np.full(8, 0.01))

@@ -1,0 +1,216 @@
+"""gymutil: Isaac Gym's command-line parser, sim-parameter configs, randomization helpers and
+line geometry."""
+
+import sys
+
+import numpy as np
+import pytest
+
+from gymlike import gymapi, gymutil
+
+# Every attribute Isaac Gym's parse_arguments() sets for the standard flags.
+ISAAC_GYM_ATTRIBUTES = {
+    "sim_device", "pipeline", "graphics_device_id", "flex", "physx", "num_threads", "subscenes",
+    "slices", "sim_device_type", "compute_device_id", "use_gpu_pipeline", "physics_engine", "use_gpu",
+}
+
+
+def parse(monkeypatch, *argv, **kw):
+    monkeypatch.setattr(sys, "argv", ["script.py", *argv])
+    return gymutil.parse_arguments(**kw)
+
+
+def test_defaults_have_isaac_gym_attribute_set(monkeypatch):
+    args = parse(monkeypatch)
+    assert set(vars(args)) == ISAAC_GYM_ATTRIBUTES
+    assert args.physics_engine == gymapi.SIM_PHYSX
+    assert (args.sim_device, args.sim_device_type, args.compute_device_id) == ("cuda:0", "cuda", 0)
+    assert args.pipeline == "gpu" and args.use_gpu_pipeline and args.use_gpu
+    assert (args.graphics_device_id, args.num_threads, args.subscenes, args.slices) == (0, 0, 0, 0)
+
+
+def test_headless_and_nographics_flags_only_when_asked(monkeypatch):
+    args = parse(monkeypatch, "--headless", headless=True)
+    assert args.headless and "nographics" not in vars(args)
+    args = parse(monkeypatch, "--nographics", headless=True, no_graphics=True)
+    assert args.nographics and args.headless             # --nographics implies --headless
+    with pytest.raises(SystemExit):
+        parse(monkeypatch, "--headless")                 # not a standard flag unless headless=True
+
+
+def test_standard_flags(monkeypatch, capsys):
+    args = parse(monkeypatch, "--flex", "--sim_device", "cuda:1", "--pipeline", "cpu", "--graphics_device_id", "-1",
+                 "--num_threads", "3", "--subscenes", "4")
+    assert args.physics_engine == gymapi.SIM_FLEX and args.flex and not args.physx
+    assert (args.sim_device_type, args.compute_device_id, args.use_gpu) == ("cuda", 1, True)
+    assert not args.use_gpu_pipeline and args.graphics_device_id == -1
+    assert (args.num_threads, args.subscenes, args.slices) == (3, 4, 4)   # slices default to subscenes
+    # CPU physics forces the CPU pipeline (with Isaac Gym's message)
+    args = parse(monkeypatch, "--physx", "--sim_device", "cpu", "--slices", "2")
+    assert args.physics_engine == gymapi.SIM_PHYSX and args.sim_device_type == "cpu"
+    assert not args.use_gpu and not args.use_gpu_pipeline and args.pipeline == "CPU" and args.slices == 2
+    assert "Changing pipeline to 'CPU'" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        parse(monkeypatch, "--flex", "--physx")          # mutually exclusive, as in Isaac Gym
+    with pytest.raises(SystemExit):
+        parse(monkeypatch, "--sim_device", "gpu0")
+
+
+def test_custom_parameters(monkeypatch, capsys):
+    custom = [
+        {"name": "--num_envs", "type": int, "default": 16, "help": "envs"},
+        {"name": "--asset", "type": str, "default": "a.urdf"},
+        {"name": "--show_axis", "action": "store_true"},
+        {"name": "--broken"},                                            # skipped with an error message
+    ]
+    args = parse(monkeypatch, "--num_envs", "4", "--show_axis", custom_parameters=custom)
+    assert (args.num_envs, args.asset, args.show_axis) == (4, "a.urdf", True)
+    assert "ERROR" in capsys.readouterr().err
+
+
+def test_parse_device_str():
+    assert gymutil.parse_device_str("cpu") == ("cpu", 0)
+    assert gymutil.parse_device_str("cuda") == ("cuda", 0)
+    assert gymutil.parse_device_str("cuda:3") == ("cuda", 3)
+    for bad in ("gpu", "cuda:x", "cuda:", "tpu:0"):
+        with pytest.raises(ValueError, match="device"):
+            gymutil.parse_device_str(bad)
+
+
+def test_gpu_pipeline_args_create_a_sim(monkeypatch):
+    """--sim_device cuda:0 --pipeline gpu must still give a working sim (CPU fallback without CUDA)."""
+    import warnings
+    args = parse(monkeypatch, "--sim_device", "cuda:0", "--pipeline", "gpu")
+    sp = gymutil.parse_sim_params(args, {"sim": {"dt": 0.01, "up_axis": "z", "gravity": [0, 0, -9.81]}})
+    assert sp.use_gpu_pipeline and sp.up_axis == gymapi.UP_AXIS_Z
+    gym = gymapi.acquire_gym()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sim = gym.create_sim(args.compute_device_id, args.graphics_device_id, args.physics_engine, sp)
+    assert sim.device in ("cpu", "cuda:0")
+    gym.destroy_sim(sim)
+
+
+def test_parse_sim_config_and_params(monkeypatch):
+    sp = gymapi.SimParams()
+    cfg = {"dt": 0.005, "substeps": 3, "up_axis": 1, "gravity": [0.0, 0.0, -9.81], "use_gpu_pipeline": False,
+           "physx": {"num_position_iterations": 8, "contact_collection": 1, "max_gpu_contact_pairs": 1024},
+           "flex": {"num_outer_iterations": 6}}
+    gymutil.parse_sim_config(cfg, sp)
+    assert sp.dt == 0.005 and sp.substeps == 3 and sp.up_axis == gymapi.UP_AXIS_Z
+    assert (sp.gravity.x, sp.gravity.y, sp.gravity.z) == (0.0, 0.0, pytest.approx(-9.81))
+    assert sp.physx.num_position_iterations == 8 and sp.physx.contact_collection == gymapi.CC_LAST_SUBSTEP
+    assert sp.flex.num_outer_iterations == 6
+    with pytest.raises(ValueError, match="physx.num_position_iteration"):
+        gymutil.parse_sim_config({"physx": {"num_position_iteration": 8}}, gymapi.SimParams())
+
+    args = parse(monkeypatch, "--sim_device", "cpu", "--num_threads", "6", "--subscenes", "2")
+    sp = gymutil.parse_sim_params(args, {"sim": {"dt": 0.02}})
+    assert sp.dt == 0.02 and not sp.use_gpu_pipeline and not sp.physx.use_gpu
+    assert sp.physx.num_threads == 6 and sp.physx.num_subscenes == 2 and sp.num_client_threads == 2
+
+
+def test_property_maps(gym):
+    setters, getters = gymutil.get_property_setter_map(gym), gymutil.get_property_getter_map(gym)
+    assert set(setters) == set(getters) == set(gymutil.get_default_setter_args(gym))
+    assert setters["dof_properties"] == gym.set_actor_dof_properties
+    assert getters["sim_params"] == gym.get_sim_params
+    assert gymutil.get_default_setter_args(gym)["rigid_body_properties"] == [True]
+
+
+def test_random_samples_and_schedules():
+    np.random.seed(0)
+    p = {"range": [0.5, 1.5], "distribution": "uniform", "operation": "scaling"}
+    s = gymutil.generate_random_samples(p, (1000,), 0)
+    assert s.shape == (1000,) and 0.5 <= s.min() and s.max() <= 1.5
+    lin = dict(p, schedule="linear", schedule_steps=100)
+    s = gymutil.generate_random_samples(lin, (1000,), 50)            # halfway: range [0.75, 1.25]
+    assert 0.75 <= s.min() and s.max() <= 1.25
+    const = dict(p, schedule="constant", schedule_steps=100)
+    assert np.allclose(gymutil.generate_random_samples(const, (10,), 10), 1.0)   # identity before the step
+    g = gymutil.generate_random_samples({"range": [2.0, 0.1], "distribution": "gaussian", "operation": "additive"},
+                                        (20000,), 0)
+    assert abs(g.mean() - 2.0) < 0.01 and abs(g.std() - 0.1) < 0.01
+    lu = gymutil.generate_random_samples({"range": [0.1, 10.0], "distribution": "loguniform",
+                                          "operation": "additive"}, (20000,), 0)
+    assert abs(np.log(lu).mean()) < 0.05                            # log-uniform around 1
+    with pytest.raises(ValueError, match="distribution"):
+        gymutil.generate_random_samples({"range": [0, 1], "distribution": "beta", "operation": "additive"}, 1, 0)
+
+
+def test_apply_random_samples():
+    np.random.seed(1)
+    # structured property array (DOF properties)
+    props = np.zeros(4, dtype=[("stiffness", np.float32), ("damping", np.float32)])
+    props["stiffness"] = 100.0
+    og = {"stiffness": props["stiffness"].copy()}
+    gymutil.apply_random_samples(props, og, "stiffness", {"range": [0.5, 2.0], "distribution": "uniform",
+                                                          "operation": "scaling"}, 0)
+    assert np.all((props["stiffness"] >= 50) & (props["stiffness"] <= 200)) and np.unique(props["stiffness"]).size == 4
+    # property struct with buckets
+    shape = gymapi.RigidShapeProperties()
+    p = {"range": [0.5, 1.5], "distribution": "uniform", "operation": "additive", "num_buckets": 4}
+    gymutil.apply_random_samples(shape, {"friction": 0.0}, "friction", p, 0)
+    assert shape.friction in (0.5, 0.75, 1.0, 1.25)
+    # sim params gravity
+    sp = gymapi.SimParams()
+    sp.gravity = gymapi.Vec3(0, 0, -10)
+    gymutil.apply_random_samples(sp, {"gravity": gymapi.Vec3(0, 0, -10)}, "gravity",
+                                 {"range": [0.0, 0.0], "distribution": "gaussian", "operation": "additive"}, 0)
+    assert sp.gravity.z == pytest.approx(-10.0)
+    assert gymutil.get_bucketed_val(0.99, {"range": [0, 1], "distribution": "uniform", "num_buckets": 10}) == \
+        pytest.approx(0.9)
+
+
+def test_check_buckets(gym):
+    from conftest import make_sim, options, pose
+    sim = make_sim(gym, "physx")
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    envs = []
+    for i in range(2):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        gym.create_actor(env, box, pose(z=0.5), "box", i, 0)
+        envs.append(env)
+    dr = {"actor_params": {"box": {"rigid_shape_properties": {"friction": {"num_buckets": 250},
+                                                                "restitution": {"num_buckets": 100}}}}}
+    gymutil.check_buckets(gym, envs, dr)
+    dr["actor_params"]["box"]["rigid_shape_properties"]["friction"]["num_buckets"] = 1000
+    with pytest.raises(ValueError, match="64000"):
+        gymutil.check_buckets(gym, envs, dr)
+    gym.destroy_sim(sim)
+
+
+def test_line_geometry():
+    axes = gymutil.AxesGeometry(0.5, gymapi.Transform(gymapi.Vec3(1, 2, 3)))
+    v = axes.vertices()
+    assert v.shape == (3, 2) and v.dtype == gymapi.Vec3.dtype and axes.num_lines() == 3
+    assert tuple(v[2][1]) == (1.0, 2.0, 3.5) and tuple(axes.colors()[0]) == (1.0, 0.0, 0.0)
+    box = gymutil.WireframeBoxGeometry(1, 2, 3, color=(0, 1, 0))
+    bv = box.vertices()
+    lengths = sorted(np.round(np.linalg.norm(
+        np.stack([bv[:, 1][c] - bv[:, 0][c] for c in "xyz"], -1), axis=1), 6))
+    assert box.num_lines() == 12 and lengths == [1.0] * 4 + [2.0] * 4 + [3.0] * 4
+    assert tuple(box.colors()[5]) == (0.0, 1.0, 0.0)
+    bb = gymutil.WireframeBBoxGeometry(np.array([[0, 0, 0], [1, 1, 1]]))
+    assert bb.num_lines() == 12
+    with pytest.raises(ValueError, match="bbox"):
+        gymutil.WireframeBBoxGeometry([1, 2, 3])
+    sphere = gymutil.WireframeSphereGeometry(0.5, 6, 8)
+    sv = sphere.vertices()
+    assert sphere.num_lines() == 2 * 6 * 8
+    r = np.sqrt(sv["x"] ** 2 + sv["y"] ** 2 + sv["z"] ** 2)
+    assert np.allclose(r, 0.5, atol=1e-6)                             # every vertex on the sphere
+    moved = sphere.instance_verts(gymapi.Transform(gymapi.Vec3(0, 0, 2)))
+    assert np.allclose(moved["z"], sv["z"] + 2)
+
+
+def test_draw_lines_reaches_viewer(gym):
+    from conftest import make_sim
+    sim = make_sim(gym, "physx")
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    viewer = gym.create_viewer(sim, gymapi.CameraProperties())
+    gymutil.draw_lines(gymutil.WireframeBoxGeometry(), gym, viewer, env, gymapi.Transform())
+    gymutil.draw_line(gymapi.Vec3(0, 0, 0), gymapi.Vec3(1, 0, 0), gymapi.Vec3(1, 1, 0), gym, viewer, env)
+    assert viewer.line_count == 13
+    gym.destroy_viewer(viewer)
+    gym.destroy_sim(sim)

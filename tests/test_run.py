@@ -1,0 +1,180 @@
+"""`python -m gymlike.run`: unmodified Isaac Gym scripts (import isaacgym ...) run through the
+runner; argv/__file__/cwd are what a direct run gives; --max-frames, --timeout and exit codes."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# An Isaac Gym script in the old style, unchanged: isaacgym imports, star import of torch_utils,
+# gymutil.parse_arguments, a relative asset path and the usual viewer loop.
+LEGACY_SCRIPT = '''\
+"""legacy script"""
+import os
+import sys
+import isaacgym
+from isaacgym import gymapi, gymtorch, gymutil
+from isaacgym.torch_utils import *
+import torch
+
+args = gymutil.parse_arguments(description="legacy", headless=True,
+                               custom_parameters=[{"name": "--num_envs", "type": int, "default": 2}])
+print("ARGV", sys.argv)
+print("FILE", __file__, __name__)
+print("CWD", os.getcwd())
+print("ENGINE", args.physics_engine == gymapi.SIM_PHYSX, args.num_envs, args.headless)
+
+q = quat_from_euler_xyz(torch.tensor([0.0]), torch.tensor([0.0]), torch.tensor([1.0]))
+print("YAW", round(float(get_euler_xyz(q)[2][0]), 4))
+
+gym = gymapi.acquire_gym()
+sp = gymapi.SimParams()
+sp.up_axis = gymapi.UP_AXIS_Z
+sp.gravity = gymapi.Vec3(0.0, 0.0, -9.81)
+sp.use_gpu_pipeline = args.use_gpu_pipeline
+sim = gym.create_sim(args.compute_device_id, args.graphics_device_id, args.physics_engine, sp)
+plane = gymapi.PlaneParams()
+plane.normal = gymapi.Vec3(0, 0, 1)
+gym.add_ground(sim, plane)
+asset = gym.load_asset(sim, "assets", "ball.urdf", gymapi.AssetOptions())   # relative to the cwd
+envs = []
+for i in range(args.num_envs):
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+    gym.create_actor(env, asset, gymapi.Transform(gymapi.Vec3(0, 0, 1)), "ball", i, 0)
+    envs.append(env)
+viewer = None if args.headless else gym.create_viewer(sim, gymapi.CameraProperties())
+if viewer is None and not args.headless:
+    print("*** Failed to create viewer")
+    quit()
+frames = 0
+while viewer is None or not gym.query_viewer_has_closed(viewer):
+    gym.simulate(sim)
+    gym.fetch_results(sim, True)
+    if viewer is not None:
+        gym.step_graphics(sim)
+        gym.draw_viewer(viewer, sim, True)
+        gym.sync_frame_time(sim)
+    frames += 1
+print("FRAMES", frames, "Z", round(float(gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_POS)["pose"]["p"]["z"][0]), 3))
+if viewer is not None:
+    gym.destroy_viewer(viewer)
+gym.destroy_sim(sim)
+'''
+
+BALL_URDF = """<robot name="ball"><link name="ball">
+  <collision><geometry><sphere radius="0.1"/></geometry></collision>
+  <inertial><mass value="1"/><inertia ixx="0.004" iyy="0.004" izz="0.004" ixy="0" ixz="0" iyz="0"/></inertial>
+</link></robot>
+"""
+
+
+def run(args, cwd, timeout=240):
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("GYMLIKE_VIEWER", None)
+    return subprocess.run([sys.executable, "-m", "gymlike.run", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@pytest.fixture()
+def project(tmp_path):
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "ball.urdf").write_text(BALL_URDF)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "legacy.py").write_text(LEGACY_SCRIPT)
+    return tmp_path
+
+
+def lines(out, tag):
+    return [ln.split(" ", 1)[1] for ln in out.splitlines() if ln.startswith(tag + " ")]
+
+
+def test_legacy_script_runs_unmodified_with_viewer_loop(project):
+    r = run(["--headless", "--max-frames", "25", "scripts/legacy.py", "--num_envs", "3", "--pipeline", "cpu"],
+            cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert lines(r.stdout, "ARGV") == [str(["scripts/legacy.py", "--num_envs", "3", "--pipeline", "cpu"])]
+    assert lines(r.stdout, "FILE") == [f"{project / 'scripts' / 'legacy.py'} __main__"]
+    assert lines(r.stdout, "CWD") == [str(project)]
+    assert lines(r.stdout, "ENGINE") == ["True 3 False"]
+    assert lines(r.stdout, "YAW") == ["1.0"]
+    frames, z = lines(r.stdout, "FRAMES")[0].split(" Z ")
+    assert int(frames) == 25                        # the headless viewer closed after 25 frames
+    assert float(z) < 1.0                           # and the ball fell
+
+
+def test_frame_limit_ends_a_loop_without_viewer(project):
+    script = project / "scripts" / "forever.py"
+    script.write_text(textwrap.dedent('''\
+        import atexit
+        from isaacgym import gymapi
+        gym = gymapi.acquire_gym()
+        sim = gym.create_sim(0, -1, gymapi.SIM_PHYSX, gymapi.SimParams())
+        asset = gym.create_sphere(sim, 0.1, gymapi.AssetOptions())
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+        gym.create_actor(env, asset, gymapi.Transform(), "s", 0, 0)
+        atexit.register(lambda: print("SIMULATED", gym.get_frame_count(sim)))
+        while True:
+            try:
+                gym.simulate(sim)
+            except Exception:            # a frame limit is not an Exception
+                print("SWALLOWED")
+                raise
+        '''))
+    r = run(["--max-frames", "7", str(script)], cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert lines(r.stdout, "SIMULATED") == ["7"] and "SWALLOWED" not in r.stdout
+    assert "frame limit 7" in r.stderr
+
+
+def test_errors_exit_codes_and_timeout(project):
+    boom = project / "scripts" / "boom.py"
+    boom.write_text("from isaacgym import gymapi\n\ndef f():\n    raise KeyError('no such thing')\n\nf()\n")
+    r = run([str(boom)], cwd=project)
+    assert r.returncode == 1
+    assert "Traceback" in r.stderr and f'File "{boom}", line 4' in r.stderr and "KeyError" in r.stderr
+    assert "gymlike/run.py" not in r.stderr                    # runner frames are not shown
+
+    code = project / "scripts" / "code.py"
+    code.write_text("import sys\nsys.exit(3)\n")
+    assert run([str(code)], cwd=project).returncode == 3
+
+    slow = project / "scripts" / "slow.py"
+    slow.write_text("import time\nwhile True:\n    time.sleep(0.05)\n")
+    r = run(["--timeout", "1.5", str(slow)], cwd=project)
+    assert r.returncode == 124 and "timeout" in r.stderr
+
+    assert run(["--max-frames", "0", str(code)], cwd=project).returncode == 2
+    assert run(["--bogus", str(code)], cwd=project).returncode == 2
+    assert run([], cwd=project).returncode == 2
+    assert run(["missing.py"], cwd=project).returncode == 2
+
+
+def test_alias_in_process():
+    import gymlike
+    from gymlike import gymapi as g_api, gymutil as g_util, terrain_utils as g_terrain
+    pkg = gymlike.install_isaacgym_alias()
+    assert gymlike.install_isaacgym_alias() is pkg                      # idempotent
+    from isaacgym import gymapi, gymutil, terrain_utils
+    import isaacgym.torch_utils as tu
+    from gymlike import torch_utils as g_tu
+    assert gymapi is g_api and gymutil is g_util and terrain_utils is g_terrain and tu is g_tu
+    import isaacgym
+    assert isaacgym.gymapi is g_api
+    with pytest.raises(ImportError):
+        import isaacgym.not_a_module  # noqa: F401
+
+
+def test_parse_command_line():
+    from gymlike import run as R
+    opts, script, args = R.parse_command_line(["--headless", "--max-frames=5", "--keys", "3:R,4:space",
+                                                "s.py", "--headless", "--max-frames", "9"])
+    assert opts["headless"] and opts["max_frames"] == 5 and script == "s.py"
+    assert args == ["--headless", "--max-frames", "9"]               # script args untouched
+    from gymlike.core.enums import KeyboardInput
+    assert opts["keys"] == {3: [KeyboardInput.KEY_R], 4: [KeyboardInput.KEY_SPACE]}
+    with pytest.raises(R.UsageError, match="unknown key"):
+        R.parse_command_line(["--keys", "3:NOPE", "s.py"])
