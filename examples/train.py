@@ -97,7 +97,7 @@ def main(argv=None):
         if args["play"]:
             ckpt = args["checkpoint"] or sys.exit("train.py --play algo=rl_games: pass checkpoint=runs/<exp>/nn/<name>.pth")
         training.train_rl_games(make_task, train_cfg, run_dir, max_epochs=args["max_iterations"], play_checkpoint=ckpt,
-                                title=f"{task_name} (rl_games)")
+                                title=f"{task_name} (rl_games)", num_envs=task_cfg["env"]["numEnvs"])
         if not args["play"]:
             print(f"run directory: {run_dir} (TensorBoard: tensorboard --logdir {run_dir})")
         return 0

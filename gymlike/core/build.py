@@ -205,8 +205,12 @@ def _make_solver(sim):
         # from Newton's collision pipeline instead (core/terrain.py)
         newton_contacts = bool(sim.static_meshes)
         try:
-            sim.solver = newton.solvers.SolverMuJoCo(model, cone="elliptic", use_mujoco_contacts=not newton_contacts,
-                                                     **_mujoco_capacity(sim))
+            # gymlike-only extension: `sim.mujoco_options` (e.g. {"cone": "pyramidal"}), set before
+            # prepare_sim, overrides solver options; gymlike.envs tasks set it from `sim.mujoco:`
+            opts = dict(cone="elliptic")
+            opts.update(getattr(sim, "mujoco_options", None) or {})
+            sim.solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts,
+                                                     **{**_mujoco_capacity(sim), **opts})
             if newton_contacts:
                 sim.pipeline = newton.CollisionPipeline(model)
                 sim.contacts = sim.pipeline.contacts()

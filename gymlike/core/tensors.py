@@ -4,7 +4,11 @@ refresh kernels that fill them and the (indexed) setters that write the simulati
 Semantics (Isaac Gym's): a buffer is allocated once per sim (acquire twice -> same buffer), is
 filled by `refresh_*` only (stale in between), and writing into it changes nothing until the
 matching `set_*` call. Every refresh/set is a fixed number of Warp launches over all entities or
-over the listed actors: no Python loop over envs or actors. Positions are in the sim frame."""
+over the listed actors: no Python loop over envs or actors. Positions are in the sim frame.
+
+The per-step launches are recorded Warp launches (core/launch.py). DOF forces, Jacobians and
+mass matrices are computed in core/dynamics.py, contact forces and force sensors in
+core/contacts.py; their buffers are acquired here like the state buffers."""
 
 from __future__ import annotations
 
@@ -440,10 +444,10 @@ class TensorAPI:
             return True
         dummy = f if f is not None else t
         m, st, d = self.sim.model, self.sim.state, self.sim.dev
-        wp.launch(_add_body_wrenches, dim=self.n_body, device=self.sim.device,
-                  inputs=[f if f is not None else dummy, t if t is not None else dummy, p if p is not None else dummy,
-                          int(f is not None), int(t is not None), int(p is not None), space,
-                          st.body_q, m.body_com, m.body_world, self.env_origin, d.body_force])
+        self.launch(("forces", id(st)), _add_body_wrenches, self.n_body,
+                    (f if f is not None else dummy, t if t is not None else dummy, p if p is not None else dummy,
+                     int(f is not None), int(t is not None), int(p is not None), space,
+                     st.body_q, m.body_com, m.body_world, self.env_origin, d.body_force))
         d.forces_pending = True
         return True
 

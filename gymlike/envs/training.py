@@ -211,7 +211,7 @@ def play(task, policy, env, steps: int, render: bool = False):
 
 # ============================================================================ rl_games
 def train_rl_games(make_task, train_cfg: dict, run_dir: str, max_epochs: int | None = None,
-                   play_checkpoint: str | None = None, title: str = ""):
+                   play_checkpoint: str | None = None, title: str = "", num_envs: int | None = None):
     """Train (or play a checkpoint) with rl_games. `make_task()` builds the task."""
     from rl_games.torch_runner import Runner
     made = {}
@@ -225,6 +225,8 @@ def train_rl_games(make_task, train_cfg: dict, run_dir: str, max_epochs: int | N
     params = copy.deepcopy(train_cfg["rl_games"])
     conf = params["params"]["config"]
     conf["env_name"] = "gymlike"
+    if num_envs is not None:
+        conf["num_actors"] = int(num_envs)
     conf.setdefault("device", "cpu")
     conf.setdefault("device_name", conf["device"])
     conf["train_dir"] = os.path.dirname(os.path.abspath(run_dir))

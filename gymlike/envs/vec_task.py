@@ -166,7 +166,7 @@ class VecTask:
         g = sim_cfg.get("gravity", [0.0, 0.0, -9.81] if up == "z" else [0.0, -9.81, 0.0])
         sp.gravity = gymapi.Vec3(*[float(x) for x in g])
         rest = {k: v for k, v in sim_cfg.items()
-                if k not in ("dt", "substeps", "up_axis", "gravity", "use_gpu_pipeline", "num_client_threads")}
+                if k not in ("dt", "substeps", "up_axis", "gravity", "use_gpu_pipeline", "num_client_threads", "mujoco")}
         if rest:
             gymutil.parse_sim_config(rest, sp)
         return sp
@@ -190,6 +190,11 @@ class VecTask:
         if self.sim is None:
             print("*** Failed to create sim")
             sys.exit(1)
+        # gymlike-only: `sim.mujoco:` options for Newton's SolverMuJoCo (SIM_PHYSX), e.g. the
+        # friction cone ("elliptic", gymlike's default, or "pyramidal": cheaper on the CPU)
+        mj = self.cfg["sim"].get("mujoco")
+        if mj and physics_engine == gymapi.SIM_PHYSX:
+            self.sim.mujoco_options = dict(mj)
         return self.sim
 
     def allocate_buffers(self):
