@@ -15,5 +15,5 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
 else
     "$VPY" -m pip install --quiet "torch==2.13.0" --extra-index-url https://download.pytorch.org/whl/cpu
 fi
-"$VPY" -m pip install --quiet -e ".[test]"
+"$VPY" -m pip install --quiet -e ".[test,rl]"
 echo "gymlike installed in $(pwd)/.venv"

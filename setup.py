@@ -11,6 +11,7 @@ setup(
     long_description_content_type="text/markdown",
     python_requires=">=3.10",
     packages=find_packages(include=["gymlike", "gymlike.*"]),
+    package_data={"gymlike.envs": ["cfg/task/*.yaml", "cfg/train/*.yaml"]},
     install_requires=[
         "warp-lang>=1.19,<1.20",
         "newton[sim]>=1.8,<1.9",      # newton + mujoco + mujoco-warp (SolverMuJoCo)
@@ -26,6 +27,9 @@ setup(
     extras_require={
         "test": ["pytest", "pyglet>=2.1.6,<3"],   # pyglet: the off-screen (EGL) viewer test
         "viewer": ["pyglet>=2.1.6,<3"],   # the viewer window (Newton's ViewerGL); headless without it
+        # RL training (gymlike.envs, examples/train.py): rsl_rl PPO by default, rl_games optional,
+        # the gymnasium adapter, TensorBoard logs, progress bar, learning-curve PNG
+        "rl": ["rsl-rl-lib>=5.0,<6", "rl-games>=1.6.5,<1.7", "gymnasium>=1.0", "tensorboard", "tqdm", "matplotlib"],
     },
     entry_points={"console_scripts": ["gymlike-run=gymlike.run:main"]},
 )

@@ -255,25 +255,25 @@ class Gym:
         return 0  # gymlike imports no tendons (fixed tendons are not mapped yet)
 
     def get_asset_tendon_name(self, asset, index):
-        _todo("get_asset_tendon_name", "tendons are not mapped to Newton yet")
+        _todo("get_asset_tendon_name", "fixed tendons are not mapped to Newton yet")
 
     def get_asset_tendon_properties(self, asset):
-        _todo("get_asset_tendon_properties", "tendons are not mapped to Newton yet")
+        _todo("get_asset_tendon_properties", "fixed tendons are not mapped to Newton yet")
 
     def set_asset_tendon_properties(self, asset, props):
-        _todo("set_asset_tendon_properties", "tendons are not mapped to Newton yet")
+        _todo("set_asset_tendon_properties", "fixed tendons are not mapped to Newton yet")
 
     def find_asset_tendon_index(self, asset, name):
-        _todo("find_asset_tendon_index", "tendons are not mapped to Newton yet")
+        _todo("find_asset_tendon_index", "fixed tendons are not mapped to Newton yet")
 
     def get_asset_fixed_tendon_joint_coefficients(self, asset, index):
-        _todo("get_asset_fixed_tendon_joint_coefficients", "tendons are not mapped to Newton yet")
+        _todo("get_asset_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
 
     def get_asset_fixed_tendon_joint_name(self, asset, tendon, joint):
-        _todo("get_asset_fixed_tendon_joint_name", "tendons are not mapped to Newton yet")
+        _todo("get_asset_fixed_tendon_joint_name", "fixed tendons are not mapped to Newton yet")
 
     def set_asset_fixed_tendon_joint_coefficients(self, asset, index, coefficients):
-        _todo("set_asset_fixed_tendon_joint_coefficients", "tendons are not mapped to Newton yet")
+        _todo("set_asset_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
 
     def get_asset_actuator_count(self, asset):
         return len(_h.asset_of(asset, "get_asset_actuator_count").actuators)
@@ -672,7 +672,7 @@ class Gym:
         fn(st[i])
         self.set_actor_rigid_body_states(env, a.handle, st, STATE_ALL)  # noqa: F405
 
-    def set_rigid_transform(self, env, handle, transform):
+    def set_rigid_transform(self, env, handle, transform):  # noqa: F811  (Isaac Gym's argument name)
         if not isinstance(transform, Transform):
             raise _TypeError(f"set_rigid_transform: expected gymapi.Transform, got {type(transform).__name__}")
 
@@ -1149,13 +1149,13 @@ class Gym:
 
 
     def acquire_particle_state_tensor(self, arg0):
-        _todo("acquire_particle_state_tensor", "the tensor API is being implemented")
+        _unsupported("acquire_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def acquire_pneumatic_pressure_tensor(self, arg0):
-        _todo("acquire_pneumatic_pressure_tensor", "the tensor API is being implemented")
+        _unsupported("acquire_pneumatic_pressure_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def acquire_pneumatic_target_tensor(self, arg0):
-        _todo("acquire_pneumatic_target_tensor", "the tensor API is being implemented")
+        _unsupported("acquire_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
 
     def add_heightfield(self, sim, heightSamples, params):
@@ -1175,42 +1175,52 @@ class Gym:
 
 
     def attach_camera_to_body(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("attach_camera_to_body", "camera sensors are being implemented")
+        _todo("attach_camera_to_body", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def clear_lines(self, viewer):
         _viewer().clear_lines(viewer)
 
 
     def create_camera_sensor(self, arg0, arg1):
-        _todo("create_camera_sensor", "camera sensors are being implemented")
+        _todo("create_camera_sensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def create_performance_timers(self, arg0):
-        _todo("create_performance_timers", "performance timers are being implemented")
+    def create_performance_timers(self, sim):
+        """Timers measure wall time from their creation; physics_sim is the time spent in simulate."""
+        s = _h.sim_of(sim, "create_performance_timers")
+        s.timers = getattr(s, "timers", {})
+        handle = len(s.timers)
+        s.timers[handle] = (_time.perf_counter(), s.physics_seconds)
+        return handle
 
-    def create_rigid_body_attractor(self, arg0, arg1):
-        _todo("create_rigid_body_attractor", "rigid body attractors are being implemented")
+    def create_rigid_body_attractor(self, env, props):
+        """A spring-damper pulling a body point to a target pose (global frame) on the chosen axes."""
+        from .core import attractors as A
+        e = _h.env_of(env, "create_rigid_body_attractor")
+        return A.of(e.sim).create(e, props)
 
     def create_texture_from_buffer(self, arg0, arg1, arg2, arg3):
-        _todo("create_texture_from_buffer", "camera sensors are being implemented")
+        _todo("create_texture_from_buffer", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def create_texture_from_file(self, arg0, arg1):
-        _todo("create_texture_from_file", "camera sensors are being implemented")
+        _todo("create_texture_from_file", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def create_usd_exporter(self, options = None):
-        _todo("create_usd_exporter", "USD export is being implemented")
+        _todo("create_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
     def create_viewer(self, sim, props):
         """A Newton ViewerGL window where a display exists, else a headless viewer that accepts every call."""
         return _viewer().create_viewer(_h.sim_of(sim, "create_viewer"), props)
 
     def destroy_camera_sensor(self, arg0, arg1, arg2):
-        _todo("destroy_camera_sensor", "camera sensors are being implemented")
+        _todo("destroy_camera_sensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def destroy_performance_timers(self, arg0, arg1):
-        _todo("destroy_performance_timers", "performance timers are being implemented")
+    def destroy_performance_timers(self, sim, timers):
+        s = _h.sim_of(sim, "destroy_performance_timers")
+        if getattr(s, "timers", {}).pop(timers, None) is None:
+            raise _IndexError(f"destroy_performance_timers: unknown timers handle {timers!r}")
 
     def destroy_usd_exporter(self, arg0):
-        _todo("destroy_usd_exporter", "USD export is being implemented")
+        _todo("destroy_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
     def destroy_viewer(self, viewer):
         _viewer().destroy_viewer(viewer)
@@ -1229,25 +1239,25 @@ class Gym:
 
 
     def end_access_image_tensors(self, arg0):
-        _todo("end_access_image_tensors", "the tensor API is being implemented")
+        _todo("end_access_image_tensors", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def export_usd_asset(self, arg0, arg1, arg2):
-        _todo("export_usd_asset", "USD export is being implemented")
+        _todo("export_usd_asset", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
     def export_usd_sim(self, exporter, sim, name, dirName = None):
-        _todo("export_usd_sim", "USD export is being implemented")
+        _todo("export_usd_sim", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
     def find_actor_actuator_index(self, env, actor, name):
         return self.find_asset_actuator_index(_h.actor_of(env, actor, "find_actor_actuator_index").asset, name)
 
     def find_actor_fixed_tendon_joint_index(self, arg0, arg1, arg2, arg3):
-        _todo("find_actor_fixed_tendon_joint_index", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("find_actor_fixed_tendon_joint_index", "fixed tendons are not mapped to Newton yet")
 
     def find_actor_tendon_index(self, arg0, arg1, arg2):
-        _todo("find_actor_tendon_index", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("find_actor_tendon_index", "fixed tendons are not mapped to Newton yet")
 
     def free_texture(self, arg0, arg1):
-        _todo("free_texture", "camera sensors are being implemented")
+        _todo("free_texture", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def get_actor_actuator_count(self, env, actor):
         return len(_h.actor_of(env, actor, "get_actor_actuator_count").asset.actuators)
@@ -1263,10 +1273,10 @@ class Gym:
 
 
     def get_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2):
-        _todo("get_actor_fixed_tendon_joint_coefficients", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("get_actor_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
 
     def get_actor_fixed_tendon_joint_name(self, arg0, arg1, arg2, arg3):
-        _todo("get_actor_fixed_tendon_joint_name", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("get_actor_fixed_tendon_joint_name", "fixed tendons are not mapped to Newton yet")
 
 
 
@@ -1277,16 +1287,16 @@ class Gym:
         _unsupported("get_actor_soft_materials", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def get_actor_tendon_count(self, arg0, arg1):
-        _todo("get_actor_tendon_count", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("get_actor_tendon_count", "fixed tendons are not mapped to Newton yet")
 
     def get_actor_tendon_name(self, arg0, arg1, arg2):
-        _todo("get_actor_tendon_name", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("get_actor_tendon_name", "fixed tendons are not mapped to Newton yet")
 
     def get_actor_tendon_offset(self, arg0, arg1, arg2):
-        _todo("get_actor_tendon_offset", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("get_actor_tendon_offset", "fixed tendons are not mapped to Newton yet")
 
     def get_actor_tendon_properties(self, arg0, arg1):
-        _todo("get_actor_tendon_properties", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("get_actor_tendon_properties", "fixed tendons are not mapped to Newton yet")
 
     def get_actor_tetrahedra_range(self, arg0, arg1, arg2):
         _unsupported("get_actor_tetrahedra_range", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1294,28 +1304,35 @@ class Gym:
     def get_actor_triangle_range(self, arg0, arg1, arg2):
         _unsupported("get_actor_triangle_range", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def get_attractor_properties(self, arg0, arg1):
-        _todo("get_attractor_properties", "rigid body attractors are being implemented")
+    def get_attractor_properties(self, env, attractor):
+        from .core import attractors as A
+        e = _h.env_of(env, "get_attractor_properties")
+        return A.of(e.sim).item(e, attractor, "get_attractor_properties")[2].copy()
 
     def get_camera_image(self, arg0, arg1, arg2, arg3):
-        _todo("get_camera_image", "camera sensors are being implemented")
+        _todo("get_camera_image", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def get_camera_image_gpu_tensor(self, arg0, arg1, arg2, arg3):
-        _todo("get_camera_image_gpu_tensor", "the tensor API is being implemented")
+        _todo("get_camera_image_gpu_tensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def get_camera_proj_matrix(self, arg0, arg1, arg2):
-        _todo("get_camera_proj_matrix", "camera sensors are being implemented")
+        _todo("get_camera_proj_matrix", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def get_camera_transform(self, arg0, arg1, arg2):
-        _todo("get_camera_transform", "camera sensors are being implemented")
+        _todo("get_camera_transform", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def get_camera_view_matrix(self, arg0, arg1, arg2):
-        _todo("get_camera_view_matrix", "camera sensors are being implemented")
+        _todo("get_camera_view_matrix", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
 
 
-    def get_performance_timers(self, arg0, arg1):
-        _todo("get_performance_timers", "performance timers are being implemented")
+    def get_performance_timers(self, sim, timers):
+        s = _h.sim_of(sim, "get_performance_timers")
+        if timers not in getattr(s, "timers", {}):
+            raise _IndexError(f"get_performance_timers: unknown timers handle {timers!r}")
+        t0, p0 = s.timers[timers]
+        total = _time.perf_counter() - t0
+        return PerformanceTimers(physics_sim=s.physics_seconds - p0, total_time=total)
 
     def get_pneumatic_pressure(self, arg0, arg1, arg2):
         _unsupported("get_pneumatic_pressure", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1324,7 +1341,7 @@ class Gym:
         _unsupported("get_pneumatic_target", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def get_rigid_body_texture(self, arg0, arg1, arg2, arg3):
-        _todo("get_rigid_body_texture", "camera sensors are being implemented")
+        _todo("get_rigid_body_texture", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
 
 
@@ -1346,7 +1363,7 @@ class Gym:
         _unsupported("get_soft_contacts", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def get_usd_export_root(self, arg0):
-        _todo("get_usd_export_root", "USD export is being implemented")
+        _todo("get_usd_export_root", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
 
     def get_viewer_camera_handle(self, arg0):
@@ -1364,10 +1381,10 @@ class Gym:
         return _viewer().get_viewer_size(viewer)
 
     def omni_connect(self, arg0):
-        _todo("omni_connect", "USD export is being implemented")
+        _unsupported("omni_connect", "Omniverse Nucleus connections are not part of gymlike")
 
     def omni_disconnect(self):
-        _todo("omni_disconnect", "USD export is being implemented")
+        _unsupported("omni_disconnect", "Omniverse Nucleus connections are not part of gymlike")
 
     def poll_viewer_events(self, viewer):
         _viewer().poll_viewer_events(viewer)
@@ -1388,23 +1405,23 @@ class Gym:
 
 
     def refresh_particle_state_tensor(self, arg0):
-        _todo("refresh_particle_state_tensor", "the tensor API is being implemented")
+        _unsupported("refresh_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def refresh_pneumatic_pressure_tensor(self, arg0):
-        _todo("refresh_pneumatic_pressure_tensor", "the tensor API is being implemented")
+        _unsupported("refresh_pneumatic_pressure_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def refresh_pneumatic_target_tensor(self, arg0):
-        _todo("refresh_pneumatic_target_tensor", "the tensor API is being implemented")
+        _unsupported("refresh_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
 
     def render_all_camera_sensors(self, arg0):
-        _todo("render_all_camera_sensors", "camera sensors are being implemented")
+        _todo("render_all_camera_sensors", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def reset_actor_particles_to_rest(self, arg0, arg1):
         _unsupported("reset_actor_particles_to_rest", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2, arg3):
-        _todo("set_actor_fixed_tendon_joint_coefficients", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("set_actor_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
 
 
 
@@ -1412,22 +1429,26 @@ class Gym:
         _unsupported("set_actor_soft_materials", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_actor_tendon_offset(self, arg0, arg1, arg2, arg3):
-        _todo("set_actor_tendon_offset", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("set_actor_tendon_offset", "fixed tendons are not mapped to Newton yet")
 
     def set_actor_tendon_properties(self, arg0, arg1, arg2):
-        _todo("set_actor_tendon_properties", "tendons and MJCF actuators are not mapped to Newton yet")
+        _todo("set_actor_tendon_properties", "fixed tendons are not mapped to Newton yet")
 
-    def set_attractor_properties(self, arg0, arg1, arg2):
-        _todo("set_attractor_properties", "rigid body attractors are being implemented")
+    def set_attractor_properties(self, env, attractor, props):
+        from .core import attractors as A
+        e = _h.env_of(env, "set_attractor_properties")
+        A.of(e.sim).set_properties(e, attractor, props)
 
-    def set_attractor_target(self, arg0, arg1, arg2):
-        _todo("set_attractor_target", "rigid body attractors are being implemented")
+    def set_attractor_target(self, env, attractor, target):
+        from .core import attractors as A
+        e = _h.env_of(env, "set_attractor_target")
+        A.of(e.sim).set_target(e, attractor, target)
 
     def set_camera_location(self, arg0, arg1, arg2, arg3):
-        _todo("set_camera_location", "camera sensors are being implemented")
+        _todo("set_camera_location", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def set_camera_transform(self, arg0, arg1, arg2):
-        _todo("set_camera_transform", "camera sensors are being implemented")
+        _todo("set_camera_transform", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
 
 
@@ -1438,41 +1459,41 @@ class Gym:
 
 
     def set_light_parameters(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("set_light_parameters", "camera sensors are being implemented")
+        _todo("set_light_parameters", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def set_particle_state_tensor(self, arg0, arg1):
-        _todo("set_particle_state_tensor", "the tensor API is being implemented")
+        _unsupported("set_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_particle_state_tensor_indexed(self, arg0, arg1, arg2, arg3):
-        _todo("set_particle_state_tensor_indexed", "the tensor API is being implemented")
+        _unsupported("set_particle_state_tensor_indexed", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_pneumatic_pressure(self, arg0, arg1, arg2, arg3):
         _unsupported("set_pneumatic_pressure", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_pneumatic_pressure_tensor(self, arg0, arg1):
-        _todo("set_pneumatic_pressure_tensor", "the tensor API is being implemented")
+        _unsupported("set_pneumatic_pressure_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_pneumatic_pressure_tensor_indexed(self, arg0, arg1):
-        _todo("set_pneumatic_pressure_tensor_indexed", "the tensor API is being implemented")
+        _unsupported("set_pneumatic_pressure_tensor_indexed", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_pneumatic_target(self, arg0, arg1, arg2, arg3):
         _unsupported("set_pneumatic_target", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_pneumatic_target_tensor(self, arg0, arg1):
-        _todo("set_pneumatic_target_tensor", "the tensor API is being implemented")
+        _unsupported("set_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_pneumatic_target_tensor_indexed(self, arg0, arg1):
-        _todo("set_pneumatic_target_tensor_indexed", "the tensor API is being implemented")
+        _unsupported("set_pneumatic_target_tensor_indexed", "soft bodies, particles and pneumatics are not mapped to Newton")
 
 
     def set_rigid_body_texture(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("set_rigid_body_texture", "camera sensors are being implemented")
+        _todo("set_rigid_body_texture", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def set_usd_export_root(self, arg0, arg1):
-        _todo("set_usd_export_root", "USD export is being implemented")
+        _todo("set_usd_export_root", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
     def start_access_image_tensors(self, arg0):
-        _todo("start_access_image_tensors", "the tensor API is being implemented")
+        _todo("start_access_image_tensors", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def step_graphics(self, sim):
         """No-op: the viewer reads the live Newton state."""
@@ -1493,7 +1514,7 @@ class Gym:
         _viewer().viewer_camera_look_at(viewer, env, pos, target)
 
     def write_camera_image_to_file(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("write_camera_image_to_file", "camera sensors are being implemented")
+        _todo("write_camera_image_to_file", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def write_viewer_image_to_file(self, arg0, arg1):
         _todo("write_viewer_image_to_file", "rendering viewer images to files is not implemented yet")

@@ -569,7 +569,6 @@ def create_primitive(sim, kind, dims, options):
     for k, v in dims.items():
         if not (isinstance(v, (int, float, np.floating, np.integer)) and v > 0):
             raise GymlikeValueError(f"create_{kind}: {k} must be a positive number, got {v!r}")
-    newton = _newton()
     import warp as wp
     up = _up_axis(sim)
 

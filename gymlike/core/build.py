@@ -253,7 +253,6 @@ def _env_signature(env):
 
 def _make_states(sim, actors):
     import newton
-    wp = _wp()
     model = sim.model
     h = sim.host
     pending = [(i, a.pending_dof_state) for i, a in enumerate(actors) if a.pending_dof_state is not None]

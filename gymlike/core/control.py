@@ -34,29 +34,6 @@ def _add_wrench(f: wp.vec3, t: wp.vec3, b: int, dst: wp.array(dtype=wp.spatial_v
     dst[b] = dst[b] + wp.spatial_vector(f, t)
 
 
-@wp.kernel
-def clamp_dof_velocity(dof_qd: wp.array(dtype=wp.int32), limit: wp.array(dtype=wp.float32),
-                       joint_qd: wp.array(dtype=wp.float32)):
-    """Isaac Gym's DOF velocity limit (PhysX max joint velocity) after a solver substep;
-    a limit <= 0 means none."""
-    i = wp.tid()
-    v = limit[i]
-    if v > 0.0:
-        k = dof_qd[i]
-        joint_qd[k] = wp.clamp(joint_qd[k], -v, v)
-
-
-def clamp_velocities(sim, state):
-    """Clamp DOF velocities to their limits after a MuJoCo substep and refresh the body
-    velocities from them (two launches; only while some DOF has a velocity limit)."""
-    wp_ = _wp()
-    import newton
-    d = sim.dev
-    wp_.launch(clamp_dof_velocity, dim=d.num_dofs, device=sim.device,
-               inputs=[d.dof_qd, d.dof_velocity_limit, state.joint_qd])
-    newton.eval_fk(sim.model, state.joint_q, state.joint_qd, state)
-
-
 # ============================================================================ validation
 def dof_values(values, n, what, arg="values"):
     """A real 1-D array of n finite numbers -> float32 numpy (a copy)."""

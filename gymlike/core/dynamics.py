@@ -143,7 +143,6 @@ class ArticulationTensors:
         if not isinstance(name, str):
             raise GymlikeTypeError(f"{what}: the actor name must be a str, got {type(name).__name__}")
         h, m = sim.host, sim.model
-        first = {}
         actors = sim.all_actors()
         index = {id(a): i for i, a in enumerate(actors)}
         missing, per_env = [], []

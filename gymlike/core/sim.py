@@ -134,6 +134,7 @@ class Sim:
         self.time = 0.0
         self.frame = 0
         self.start_wall = time.perf_counter()
+        self.physics_seconds = 0.0       # wall time spent in simulate (performance timers)
         self.destroyed = False
         self._actor_starts = None
         self.listeners = []              # objects with on_simulate()/on_state_written() (tensor API)
@@ -259,10 +260,14 @@ class Sim:
 
     # ------------------------------------------------------------------ stepping
     def simulate(self):
+        t0 = time.perf_counter()
+        self._simulate()
+        self.physics_seconds += time.perf_counter() - t0
+
+    def _simulate(self):
         self.ensure_ready("simulate")
         if self.step_limit is not None:
             self.step_limit(self)
-        wp = _wp()
         n_sub = max(1, int(self.params.substeps))
         h = float(self.params.dt) / n_sub
         d = self.dev
@@ -270,7 +275,10 @@ class Sim:
         if d.efforts_pending:
             launch("efforts", K.apply_dof_efforts, d.num_dofs,
                    (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_qd, self.control.joint_f))
-        need_wrench = d.forces_pending or d.passive_forces
+        attractors = getattr(self, "attractors", None)
+        if attractors is not None and not attractors.items:
+            attractors = None
+        need_wrench = d.forces_pending or d.passive_forces or attractors is not None
         dirty = self._dirty_body_f      # states whose body_f holds a wrench from an earlier substep
         for _ in range(n_sub):
             s_in, s_out = self.state, self.state_next
@@ -280,6 +288,8 @@ class Sim:
                         self.model.body_world, self.model.gravity, d.body_force, d.no_gravity,
                         d.lin_damp, d.ang_damp, h, s_in.body_f))
                 dirty.add(id(s_in))
+                if attractors is not None:
+                    attractors.launch(s_in, h)
             elif id(s_in) in dirty:      # (the solvers only read body_f: a zeroed one stays zero)
                 s_in.body_f.zero_()
                 dirty.discard(id(s_in))

@@ -112,6 +112,7 @@ def train_rsl_rl(task, train_cfg: dict, run_dir: str | None, max_iterations: int
     it = -1
     for it in range(n_iter):
         t0 = time.perf_counter()
+        ep_terms: dict[str, list] = {}
         with torch.inference_mode():
             for _ in range(n_steps):
                 actions = alg.act(obs)
@@ -122,6 +123,8 @@ def train_rsl_rl(task, train_cfg: dict, run_dir: str | None, max_iterations: int
                 cur_len += 1
                 done_ids = dones.nonzero(as_tuple=False).squeeze(-1)
                 if done_ids.numel():
+                    for k, v in (extras.get("episode") or {}).items():   # per-term episode logs
+                        ep_terms.setdefault(k, []).append(float(v))
                     rew_buf.extend(cur_rew[done_ids].tolist())
                     len_buf.extend(cur_len[done_ids].tolist())
                     cur_rew[done_ids] = 0
@@ -150,6 +153,8 @@ def train_rsl_rl(task, train_cfg: dict, run_dir: str | None, max_iterations: int
                 writer.add_scalar(f"Loss/{k}", v, it)
             writer.add_scalar("Loss/learning_rate", alg.learning_rate, it)
             writer.add_scalar("Policy/mean_std", float(alg.get_policy().output_std.mean()), it)
+            for k, v in ep_terms.items():
+                writer.add_scalar(f"Episode/{k}", sum(v) / len(v), it)
         if bar is not None:
             bar.update(1)
             bar.set_postfix_str(f"steps {total_steps} | {fps:,.0f} steps/s | reward {mean_rew:.2f} | "

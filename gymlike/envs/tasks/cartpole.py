@@ -76,9 +76,9 @@ class Cartpole(VecTask):
     def post_physics_step(self):
         self.progress_buf += 1
         self.gym.refresh_dof_state_tensor(self.sim)
-        self.compute_reward()
-        self.reset_done()
         self.compute_observations()
+        self.compute_reward()
+        self.reset_done()          # reset_idx recomputes the observations of the new episodes
 
     def compute_observations(self, env_ids=None):
         self.obs_buf[:] = self.dof_state.view(self.num_envs, 4)

@@ -148,10 +148,10 @@ class Quadruped(VecTask):
             self._resample_commands(resample)
         self.last_actions[:] = self.actions
         self.last_dof_vel[:] = self.dof_vel
-        self.reset_done()
         self.compute_observations()
+        self.reset_done()          # reset_idx recomputes the observations of the new episodes
 
-    def _base_quantities(self, env_ids=None):
+    def _base_quantities(self):
         q = self.root_states[:, 3:7]
         self.base_lin_vel[:] = quat_rotate_inverse(q, self.root_states[:, 7:10])
         self.base_ang_vel[:] = quat_rotate_inverse(q, self.root_states[:, 10:13])
