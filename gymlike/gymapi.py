@@ -251,8 +251,10 @@ class Gym:
 
     # tendons, actuators, soft bodies: Isaac Gym's MJCF tendons and PhysX soft bodies
     def get_asset_tendon_count(self, asset):
-        _h.asset_of(asset, "get_asset_tendon_count")
-        return 0  # gymlike imports no tendons (fixed tendons are not mapped yet)
+        a = _h.asset_of(asset, "get_asset_tendon_count")
+        if a.has_tendons:
+            _todo("get_asset_tendon_count", "fixed tendons are not mapped to Newton yet")
+        return 0
 
     def get_asset_tendon_name(self, asset, index):
         _todo("get_asset_tendon_name", "fixed tendons are not mapped to Newton yet")
@@ -1138,89 +1140,33 @@ class Gym:
             raise _TypeError(f"{what}: force must be gymapi.Vec3, got None")
         C.apply_body_wrench(a, i, f, None, C.vec3(pos, what, "pos"), C.space_of(space, what), what)
 
-    # ================================================================== not implemented yet
-    # (each section moves up into its area when implemented)
+    # ================================================================== MJCF actuators (core/asset.py)
+    def find_actor_actuator_index(self, env, actor, name):
+        return self.find_asset_actuator_index(_h.actor_of(env, actor, "find_actor_actuator_index").asset, name)
 
+    def get_actor_actuator_count(self, env, actor):
+        return len(_h.actor_of(env, actor, "get_actor_actuator_count").asset.actuators)
 
+    def get_actor_actuator_joint_name(self, env, actor, index):
+        return self.get_asset_actuator_joint_name(_h.actor_of(env, actor, "get_actor_actuator_joint_name").asset, index)
 
+    def get_actor_actuator_name(self, env, actor, index):
+        return self.get_asset_actuator_name(_h.actor_of(env, actor, "get_actor_actuator_name").asset, index)
 
+    def get_actor_actuator_properties(self, env, actor):
+        return self.get_asset_actuator_properties(_h.actor_of(env, actor, "get_actor_actuator_properties").asset)
 
-
-
-
-    def acquire_particle_state_tensor(self, arg0):
-        _unsupported("acquire_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def acquire_pneumatic_pressure_tensor(self, arg0):
-        _unsupported("acquire_pneumatic_pressure_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def acquire_pneumatic_target_tensor(self, arg0):
-        _unsupported("acquire_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-
-    def add_heightfield(self, sim, heightSamples, params):
-        """Static heightfield shared by all envs (int16 samples, rows along x, sample [0, 0] at params.transform)."""
-        from .core import terrain
-        terrain.add_heightfield(_h.sim_of(sim, "add_heightfield"), heightSamples, params)
-
+    # ================================================================== viewer (gymlike/render/viewer.py)
     def add_lines(self, viewer, env, num_lines, vertices, colors):
         """Add num_lines lines (vertices: 2 points per line, env frame; colors: RGB per line) until clear_lines."""
         _viewer().add_lines(viewer, env, num_lines, vertices, colors)
 
-    def add_triangle_mesh(self, sim, vertices, triangles, params):
-        """Static triangle mesh shared by all envs (collides triangle-exact, not as a convex hull)."""
-        from .core import terrain
-        terrain.add_triangle_mesh(_h.sim_of(sim, "add_triangle_mesh"), vertices, triangles, params)
-
-
-
-    def attach_camera_to_body(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("attach_camera_to_body", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
-
     def clear_lines(self, viewer):
         _viewer().clear_lines(viewer)
-
-
-    def create_camera_sensor(self, arg0, arg1):
-        _todo("create_camera_sensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
-
-    def create_performance_timers(self, sim):
-        """Timers measure wall time from their creation; physics_sim is the time spent in simulate."""
-        s = _h.sim_of(sim, "create_performance_timers")
-        s.timers = getattr(s, "timers", {})
-        handle = len(s.timers)
-        s.timers[handle] = (_time.perf_counter(), s.physics_seconds)
-        return handle
-
-    def create_rigid_body_attractor(self, env, props):
-        """A spring-damper pulling a body point to a target pose (global frame) on the chosen axes."""
-        from .core import attractors as A
-        e = _h.env_of(env, "create_rigid_body_attractor")
-        return A.of(e.sim).create(e, props)
-
-    def create_texture_from_buffer(self, arg0, arg1, arg2, arg3):
-        _todo("create_texture_from_buffer", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
-
-    def create_texture_from_file(self, arg0, arg1):
-        _todo("create_texture_from_file", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
-
-    def create_usd_exporter(self, options = None):
-        _todo("create_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
     def create_viewer(self, sim, props):
         """A Newton ViewerGL window where a display exists, else a headless viewer that accepts every call."""
         return _viewer().create_viewer(_h.sim_of(sim, "create_viewer"), props)
-
-    def destroy_camera_sensor(self, arg0, arg1, arg2):
-        _todo("destroy_camera_sensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
-
-    def destroy_performance_timers(self, sim, timers):
-        s = _h.sim_of(sim, "destroy_performance_timers")
-        if getattr(s, "timers", {}).pop(timers, None) is None:
-            raise _IndexError(f"destroy_performance_timers: unknown timers handle {timers!r}")
-
-    def destroy_usd_exporter(self, arg0):
-        _todo("destroy_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
     def destroy_viewer(self, viewer):
         _viewer().destroy_viewer(viewer)
@@ -1237,6 +1183,130 @@ class Gym:
         """Render one frame (headless: count it; the runner's --max-frames closes the viewer)."""
         _viewer().draw_viewer(viewer, sim, render_collision)
 
+    def get_viewer_camera_transform(self, viewer, env):
+        """Viewer camera pose in the env frame (+X looks forward, +Z up)."""
+        return _viewer().get_viewer_camera_transform(viewer, env)
+
+    def get_viewer_mouse_position(self, viewer):
+        """Mouse position in normalized window coordinates (Vec2 in [0, 1])."""
+        return _viewer().get_viewer_mouse_position(viewer)
+
+    def get_viewer_size(self, viewer):
+        return _viewer().get_viewer_size(viewer)
+
+    def poll_viewer_events(self, viewer):
+        _viewer().poll_viewer_events(viewer)
+
+    def query_viewer_action_events(self, viewer):
+        """ActionEvents (action name, value 1 press / 0 release) since the last query."""
+        return _viewer().query_viewer_action_events(viewer)
+
+    def query_viewer_has_closed(self, viewer):
+        """True once the window closed, the viewer was destroyed or the runner's frame limit was reached."""
+        return _viewer().query_viewer_has_closed(viewer)
+
+    def step_graphics(self, sim):
+        """No-op: the viewer reads the live Newton state."""
+        _viewer().step_graphics(sim)
+
+    def subscribe_viewer_keyboard_event(self, viewer, key, action):
+        _viewer().subscribe_viewer_keyboard_event(viewer, key, action)
+
+    def subscribe_viewer_mouse_event(self, viewer, button, action):
+        _viewer().subscribe_viewer_mouse_event(viewer, button, action)
+
+    def sync_frame_time(self, sim):
+        """Keep a windowed sim at real time (sleeps); no-op headless."""
+        _viewer().sync_frame_time(_h.sim_of(sim, "sync_frame_time"))
+
+    def viewer_camera_look_at(self, viewer, env, pos, target):
+        """Place the viewer camera at `pos` looking at `target` (env frame; env None = sim frame)."""
+        _viewer().viewer_camera_look_at(viewer, env, pos, target)
+
+    # ================================================================== static terrain geometry (core/terrain.py)
+    def add_heightfield(self, sim, heightSamples, params):
+        """Static heightfield shared by all envs (int16 samples, rows along x, sample [0, 0] at params.transform)."""
+        from .core import terrain
+        terrain.add_heightfield(_h.sim_of(sim, "add_heightfield"), heightSamples, params)
+
+    def add_triangle_mesh(self, sim, vertices, triangles, params):
+        """Static triangle mesh shared by all envs (collides triangle-exact, not as a convex hull)."""
+        from .core import terrain
+        terrain.add_triangle_mesh(_h.sim_of(sim, "add_triangle_mesh"), vertices, triangles, params)
+
+    # ================================================================== attractors and performance timers (core/attractors.py)
+    def create_performance_timers(self, sim):
+        """Timers measure wall time from their creation; physics_sim is the time spent in simulate."""
+        s = _h.sim_of(sim, "create_performance_timers")
+        s.timers = getattr(s, "timers", {})
+        handle = len(s.timers)
+        s.timers[handle] = (_time.perf_counter(), s.physics_seconds)
+        return handle
+
+    def create_rigid_body_attractor(self, env, props):
+        """A spring-damper pulling a body point to a target pose (global frame) on the chosen axes."""
+        from .core import attractors as A
+        e = _h.env_of(env, "create_rigid_body_attractor")
+        return A.of(e.sim).create(e, props)
+
+    def destroy_performance_timers(self, sim, timers):
+        s = _h.sim_of(sim, "destroy_performance_timers")
+        if getattr(s, "timers", {}).pop(timers, None) is None:
+            raise _IndexError(f"destroy_performance_timers: unknown timers handle {timers!r}")
+
+    def get_attractor_properties(self, env, attractor):
+        from .core import attractors as A
+        e = _h.env_of(env, "get_attractor_properties")
+        return A.of(e.sim).item(e, attractor, "get_attractor_properties")[2].copy()
+
+    def get_performance_timers(self, sim, timers):
+        s = _h.sim_of(sim, "get_performance_timers")
+        if timers not in getattr(s, "timers", {}):
+            raise _IndexError(f"get_performance_timers: unknown timers handle {timers!r}")
+        t0, p0 = s.timers[timers]
+        total = _time.perf_counter() - t0
+        return PerformanceTimers(physics_sim=s.physics_seconds - p0, total_time=total)
+
+    def set_attractor_properties(self, env, attractor, props):
+        from .core import attractors as A
+        e = _h.env_of(env, "set_attractor_properties")
+        A.of(e.sim).set_properties(e, attractor, props)
+
+    def set_attractor_target(self, env, attractor, target):
+        from .core import attractors as A
+        e = _h.env_of(env, "set_attractor_target")
+        A.of(e.sim).set_target(e, attractor, target)
+
+    # ================================================================== not implemented (the compatibility table lists the reasons)
+    def acquire_particle_state_tensor(self, arg0):
+        _unsupported("acquire_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
+
+    def acquire_pneumatic_pressure_tensor(self, arg0):
+        _unsupported("acquire_pneumatic_pressure_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
+
+    def acquire_pneumatic_target_tensor(self, arg0):
+        _unsupported("acquire_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
+
+    def attach_camera_to_body(self, arg0, arg1, arg2, arg3, arg4):
+        _todo("attach_camera_to_body", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
+
+    def create_camera_sensor(self, arg0, arg1):
+        _todo("create_camera_sensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
+
+    def create_texture_from_buffer(self, arg0, arg1, arg2, arg3):
+        _todo("create_texture_from_buffer", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
+
+    def create_texture_from_file(self, arg0, arg1):
+        _todo("create_texture_from_file", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
+
+    def create_usd_exporter(self, options = None):
+        _todo("create_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
+
+    def destroy_camera_sensor(self, arg0, arg1, arg2):
+        _todo("destroy_camera_sensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
+
+    def destroy_usd_exporter(self, arg0):
+        _todo("destroy_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
     def end_access_image_tensors(self, arg0):
         _todo("end_access_image_tensors", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
@@ -1247,9 +1317,6 @@ class Gym:
     def export_usd_sim(self, exporter, sim, name, dirName = None):
         _todo("export_usd_sim", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
-    def find_actor_actuator_index(self, env, actor, name):
-        return self.find_asset_actuator_index(_h.actor_of(env, actor, "find_actor_actuator_index").asset, name)
-
     def find_actor_fixed_tendon_joint_index(self, arg0, arg1, arg2, arg3):
         _todo("find_actor_fixed_tendon_joint_index", "fixed tendons are not mapped to Newton yet")
 
@@ -1259,35 +1326,21 @@ class Gym:
     def free_texture(self, arg0, arg1):
         _todo("free_texture", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def get_actor_actuator_count(self, env, actor):
-        return len(_h.actor_of(env, actor, "get_actor_actuator_count").asset.actuators)
-
-    def get_actor_actuator_joint_name(self, env, actor, index):
-        return self.get_asset_actuator_joint_name(_h.actor_of(env, actor, "get_actor_actuator_joint_name").asset, index)
-
-    def get_actor_actuator_name(self, env, actor, index):
-        return self.get_asset_actuator_name(_h.actor_of(env, actor, "get_actor_actuator_name").asset, index)
-
-    def get_actor_actuator_properties(self, env, actor):
-        return self.get_asset_actuator_properties(_h.actor_of(env, actor, "get_actor_actuator_properties").asset)
-
-
     def get_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2):
         _todo("get_actor_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
 
     def get_actor_fixed_tendon_joint_name(self, arg0, arg1, arg2, arg3):
         _todo("get_actor_fixed_tendon_joint_name", "fixed tendons are not mapped to Newton yet")
 
-
-
-    def get_actor_soft_body_count(self, arg0, arg1):
-        _unsupported("get_actor_soft_body_count", "soft bodies, particles and pneumatics are not mapped to Newton")
+    def get_actor_soft_body_count(self, env, actor):
+        _h.actor_of(env, actor, "get_actor_soft_body_count")
+        return 0  # gymlike actors are rigid (soft bodies are not mapped to Newton)
 
     def get_actor_soft_materials(self, arg0, arg1):
         _unsupported("get_actor_soft_materials", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def get_actor_tendon_count(self, arg0, arg1):
-        _todo("get_actor_tendon_count", "fixed tendons are not mapped to Newton yet")
+    def get_actor_tendon_count(self, env, actor):
+        return self.get_asset_tendon_count(_h.actor_of(env, actor, "get_actor_tendon_count").asset)
 
     def get_actor_tendon_name(self, arg0, arg1, arg2):
         _todo("get_actor_tendon_name", "fixed tendons are not mapped to Newton yet")
@@ -1304,11 +1357,6 @@ class Gym:
     def get_actor_triangle_range(self, arg0, arg1, arg2):
         _unsupported("get_actor_triangle_range", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def get_attractor_properties(self, env, attractor):
-        from .core import attractors as A
-        e = _h.env_of(env, "get_attractor_properties")
-        return A.of(e.sim).item(e, attractor, "get_attractor_properties")[2].copy()
-
     def get_camera_image(self, arg0, arg1, arg2, arg3):
         _todo("get_camera_image", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
@@ -1324,16 +1372,6 @@ class Gym:
     def get_camera_view_matrix(self, arg0, arg1, arg2):
         _todo("get_camera_view_matrix", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-
-
-    def get_performance_timers(self, sim, timers):
-        s = _h.sim_of(sim, "get_performance_timers")
-        if timers not in getattr(s, "timers", {}):
-            raise _IndexError(f"get_performance_timers: unknown timers handle {timers!r}")
-        t0, p0 = s.timers[timers]
-        total = _time.perf_counter() - t0
-        return PerformanceTimers(physics_sim=s.physics_seconds - p0, total_time=total)
-
     def get_pneumatic_pressure(self, arg0, arg1, arg2):
         _unsupported("get_pneumatic_pressure", "soft bodies, particles and pneumatics are not mapped to Newton")
 
@@ -1342,10 +1380,6 @@ class Gym:
 
     def get_rigid_body_texture(self, arg0, arg1, arg2, arg3):
         _todo("get_rigid_body_texture", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
-
-
-
-
 
     def get_sim_tetrahedra(self, arg0):
         _unsupported("get_sim_tetrahedra", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1365,44 +1399,14 @@ class Gym:
     def get_usd_export_root(self, arg0):
         _todo("get_usd_export_root", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
-
     def get_viewer_camera_handle(self, arg0):
         _todo("get_viewer_camera_handle", "camera sensors (which the handle is for) are not implemented yet")
-
-    def get_viewer_camera_transform(self, viewer, env):
-        """Viewer camera pose in the env frame (+X looks forward, +Z up)."""
-        return _viewer().get_viewer_camera_transform(viewer, env)
-
-    def get_viewer_mouse_position(self, viewer):
-        """Mouse position in normalized window coordinates (Vec2 in [0, 1])."""
-        return _viewer().get_viewer_mouse_position(viewer)
-
-    def get_viewer_size(self, viewer):
-        return _viewer().get_viewer_size(viewer)
 
     def omni_connect(self, arg0):
         _unsupported("omni_connect", "Omniverse Nucleus connections are not part of gymlike")
 
     def omni_disconnect(self):
         _unsupported("omni_disconnect", "Omniverse Nucleus connections are not part of gymlike")
-
-    def poll_viewer_events(self, viewer):
-        _viewer().poll_viewer_events(viewer)
-
-    def query_viewer_action_events(self, viewer):
-        """ActionEvents (action name, value 1 press / 0 release) since the last query."""
-        return _viewer().query_viewer_action_events(viewer)
-
-    def query_viewer_has_closed(self, viewer):
-        """True once the window closed, the viewer was destroyed or the runner's frame limit was reached."""
-        return _viewer().query_viewer_has_closed(viewer)
-
-
-
-
-
-
-
 
     def refresh_particle_state_tensor(self, arg0):
         _unsupported("refresh_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1413,7 +1417,6 @@ class Gym:
     def refresh_pneumatic_target_tensor(self, arg0):
         _unsupported("refresh_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-
     def render_all_camera_sensors(self, arg0):
         _todo("render_all_camera_sensors", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
@@ -1422,8 +1425,6 @@ class Gym:
 
     def set_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2, arg3):
         _todo("set_actor_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
-
-
 
     def set_actor_soft_materials(self, arg0, arg1, arg2):
         _unsupported("set_actor_soft_materials", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1434,29 +1435,11 @@ class Gym:
     def set_actor_tendon_properties(self, arg0, arg1, arg2):
         _todo("set_actor_tendon_properties", "fixed tendons are not mapped to Newton yet")
 
-    def set_attractor_properties(self, env, attractor, props):
-        from .core import attractors as A
-        e = _h.env_of(env, "set_attractor_properties")
-        A.of(e.sim).set_properties(e, attractor, props)
-
-    def set_attractor_target(self, env, attractor, target):
-        from .core import attractors as A
-        e = _h.env_of(env, "set_attractor_target")
-        A.of(e.sim).set_target(e, attractor, target)
-
     def set_camera_location(self, arg0, arg1, arg2, arg3):
         _todo("set_camera_location", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def set_camera_transform(self, arg0, arg1, arg2):
         _todo("set_camera_transform", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
-
-
-
-
-
-
-
-
 
     def set_light_parameters(self, arg0, arg1, arg2, arg3, arg4):
         _todo("set_light_parameters", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
@@ -1485,7 +1468,6 @@ class Gym:
     def set_pneumatic_target_tensor_indexed(self, arg0, arg1):
         _unsupported("set_pneumatic_target_tensor_indexed", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-
     def set_rigid_body_texture(self, arg0, arg1, arg2, arg3, arg4):
         _todo("set_rigid_body_texture", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
@@ -1494,24 +1476,6 @@ class Gym:
 
     def start_access_image_tensors(self, arg0):
         _todo("start_access_image_tensors", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
-
-    def step_graphics(self, sim):
-        """No-op: the viewer reads the live Newton state."""
-        _viewer().step_graphics(sim)
-
-    def subscribe_viewer_keyboard_event(self, viewer, key, action):
-        _viewer().subscribe_viewer_keyboard_event(viewer, key, action)
-
-    def subscribe_viewer_mouse_event(self, viewer, button, action):
-        _viewer().subscribe_viewer_mouse_event(viewer, button, action)
-
-    def sync_frame_time(self, sim):
-        """Keep a windowed sim at real time (sleeps); no-op headless."""
-        _viewer().sync_frame_time(_h.sim_of(sim, "sync_frame_time"))
-
-    def viewer_camera_look_at(self, viewer, env, pos, target):
-        """Place the viewer camera at `pos` looking at `target` (env frame; env None = sim frame)."""
-        _viewer().viewer_camera_look_at(viewer, env, pos, target)
 
     def write_camera_image_to_file(self, arg0, arg1, arg2, arg3, arg4):
         _todo("write_camera_image_to_file", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")

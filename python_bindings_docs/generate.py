@@ -9,10 +9,12 @@ status, read from gymlike.gymapi.Gym itself:
 
 Run: python python_bindings_docs/generate.py   (tests check the file is up to date)."""
 
+import ast
 import inspect
 import os
 import re
 import sys
+import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -131,12 +133,19 @@ _CALL = re.compile(r"\b(_todo|_unsupported)\(\s*\"[^\"]*\"\s*,\s*((?:\"[^\"]*\"\
 
 
 def status_of(fn):
-    src = inspect.getsource(fn)
-    m = _CALL.search(src)
-    if not m:
-        return "implemented", (inspect.getdoc(fn) or "").split("\n")[0]
-    reason = "".join(re.findall(r"\"([^\"]*)\"", m.group(2)))
-    return ("not yet" if m.group(1) == "_todo" else "unsupported"), reason
+    """A method is unimplemented when its first statement (after the docstring) is a call to
+    `_todo(...)` or `_unsupported(...)`; conditional calls further down do not count."""
+    src = textwrap.dedent(inspect.getsource(fn))
+    body = ast.parse(src).body[0].body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    first = body[0] if body else None
+    if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Call)
+            and isinstance(first.value.func, ast.Name) and first.value.func.id in ("_todo", "_unsupported")):
+        m = _CALL.search(ast.get_source_segment(src, first))
+        reason = "".join(re.findall(r"\"([^\"]*)\"", m.group(2))) if m else ""
+        return ("not yet" if first.value.func.id == "_todo" else "unsupported"), reason
+    return "implemented", (inspect.getdoc(fn) or "").split("\n")[0]
 
 
 def rows():

@@ -191,6 +191,7 @@ class Asset:
 
         self.dof_props = self._default_dof_props(b)
         self.actuators = [a for a in (mjcf.actuators if mjcf else []) if a["joint"] in self.dof_names]
+        self.has_tendons = bool(mjcf and mjcf.has_tendons)
         if self.options.default_dof_drive_mode == DofDriveMode.DOF_MODE_NONE:
             # Isaac Gym takes the drive mode of MJCF joints with a <motor> from the file: effort
             for act in self.actuators:
@@ -508,11 +509,12 @@ class _Mjcf:
     resolved: the `<joint>`s of every body (name, type) in file order, and the actuators."""
 
     def __init__(self, path):
-        self.body_joints, self.actuators = {}, []
+        self.body_joints, self.actuators, self.has_tendons = {}, [], False
         try:
             root = ET.parse(path).getroot()
         except (ET.ParseError, OSError):
             return
+        self.has_tendons = root.find("tendon") is not None
         self.defaults = {}
         for top in root.findall("default"):
             self._read_defaults(top, "main", {})

@@ -133,7 +133,6 @@ def register_rl_games(env_creator, env_name: str = "gymlike", vecenv_type: str =
 
 # ============================================================================ gymnasium
 def _gymnasium_class():
-    import gymnasium
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 
@@ -164,7 +163,7 @@ def _gymnasium_class():
 
         def reset(self, *, seed=None, options=None):
             if seed is not None:
-                from ..vec_task import set_seed
+                from .vec_task import set_seed
                 set_seed(seed if isinstance(seed, int) else int(seed[0]))
             obs = self.task.reset()["obs"]
             return self._out(obs), {}
@@ -187,7 +186,6 @@ def _gymnasium_class():
             self.task.close()
 
     GymnasiumVectorEnv.__module__ = __name__
-    _ = gymnasium
     return GymnasiumVectorEnv
 
 

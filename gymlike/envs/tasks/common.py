@@ -29,11 +29,5 @@ def env_bounds(spacing: float):
     return gymapi.Vec3(-spacing, -spacing, 0.0), gymapi.Vec3(spacing, spacing, spacing)
 
 
-def env_origins(task) -> torch.Tensor:
-    """(num_envs, 3) env origins in the sim frame (the tensor API's frame)."""
-    o = [task.gym.get_env_origin(e) for e in task.envs]
-    return torch.tensor([[p.x, p.y, p.z] for p in o], dtype=torch.float32, device=task.device)
-
-
 def rand_uniform(lo, hi, shape, device):
     return lo + (hi - lo) * torch.rand(shape, device=device)
