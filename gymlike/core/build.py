@@ -210,7 +210,7 @@ def _make_solver(sim):
             opts = dict(cone="elliptic")
             opts.update(getattr(sim, "mujoco_options", None) or {})
             sim.solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts,
-                                                     **{**_mujoco_capacity(sim), **opts})
+                                                     **{**_mujoco_capacity(sim, opts["cone"]), **opts})
             if newton_contacts:
                 sim.pipeline = newton.CollisionPipeline(model)
                 sim.contacts = sim.pipeline.contacts()
@@ -233,18 +233,20 @@ def _make_solver(sim):
         sim.contacts = sim.pipeline.contacts()
 
 
-def _mujoco_capacity(sim):
+def _mujoco_capacity(sim, cone):
     """Per-world contact and constraint capacity. MuJoCo-Warp's defaults overflow (and the state
     turns NaN) when a legged robot lies on the ground with all its shapes touching; size from
-    the colliding shapes of one env instead: a few contacts per shape, 3 rows per elliptic-cone
-    contact plus limit and friction-loss rows per DOF."""
+    the colliding shapes of one env instead: a few contacts per shape, constraint rows per
+    contact (3 with elliptic cones, 4 with pyramidal ones, condim 3) plus limit and friction-loss
+    rows per DOF."""
     env = sim.envs[0]
     shapes = sum(a.asset.shape_count for a in env.actors) + len(sim.planes) + len(sim.static_meshes)
     dofs = sum(a.asset._newton_dof_count for a in env.actors)
     nconmax = max(48, 6 * shapes)
     if sim.static_meshes:   # Newton's pipeline reports several contacts per shape on a mesh/heightfield
         nconmax = max(nconmax, 16 * shapes)
-    return dict(nconmax=nconmax, njmax=3 * nconmax + 2 * dofs + 8)
+    rows = 3 if cone == "elliptic" else 4
+    return dict(nconmax=nconmax, njmax=rows * nconmax + 2 * dofs + 8)
 
 
 def _env_signature(env):
