@@ -13,7 +13,11 @@ VPY=.venv/bin/python
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     "$VPY" -m pip install --quiet "torch==2.13.0"
 else
-    "$VPY" -m pip install --quiet "torch==2.13.0" --extra-index-url https://download.pytorch.org/whl/cpu
+    # the CPU wheel alone from PyTorch's CPU index (no retries: where that index is unreachable a
+    # local wheel or PyPI serves instead), then its dependencies from the default index
+    "$VPY" -m pip install --quiet --retries 0 --timeout 20 --no-deps "torch==2.13.0" \
+        --index-url https://download.pytorch.org/whl/cpu 2>/dev/null || true
+    "$VPY" -m pip install --quiet "torch==2.13.0"
 fi
 "$VPY" -m pip install --quiet -e ".[test,rl]"
 echo "gymlike installed in $(pwd)/.venv"

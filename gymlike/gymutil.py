@@ -385,6 +385,16 @@ class LineGeometry(ABC):
         return pose.transform_points(self.vertices())
 
 
+class _PrecomputedLines(LineGeometry):
+    """A LineGeometry whose segments are computed once, in the constructor."""
+
+    def vertices(self):
+        return self._verts
+
+    def colors(self):
+        return self._colors
+
+
 def _segments(starts, ends, pose):
     verts = np.zeros((len(starts), 2), gymapi.Vec3.dtype)
     verts[:, 0] = _vec3_array(starts)
@@ -398,7 +408,7 @@ def _colors(n, color):
     return c
 
 
-class AxesGeometry(LineGeometry):
+class AxesGeometry(_PrecomputedLines):
     """Three lines of length `scale` along x (red), y (green) and z (blue)."""
 
     def __init__(self, scale=1.0, pose=None):
@@ -408,12 +418,6 @@ class AxesGeometry(LineGeometry):
         self._colors[0] = (1.0, 0.0, 0.0)
         self._colors[1] = (0.0, 1.0, 0.0)
         self._colors[2] = (0.0, 0.0, 1.0)
-
-    def vertices(self):
-        return self._verts
-
-    def colors(self):
-        return self._colors
 
 
 def _box_edges(lo, hi):
@@ -428,7 +432,7 @@ def _box_edges(lo, hi):
     return starts, ends
 
 
-class WireframeBoxGeometry(LineGeometry):
+class WireframeBoxGeometry(_PrecomputedLines):
     """The 12 edges of a box of size xdim x ydim x zdim centred on the origin (or on `pose`)."""
 
     def __init__(self, xdim=1, ydim=1, zdim=1, pose=None, color=None):
@@ -437,14 +441,8 @@ class WireframeBoxGeometry(LineGeometry):
         self._verts = _segments(starts, ends, pose)
         self._colors = _colors(12, color if color is not None else (1.0, 0.0, 0.0))
 
-    def vertices(self):
-        return self._verts
 
-    def colors(self):
-        return self._colors
-
-
-class WireframeBBoxGeometry(LineGeometry):
+class WireframeBBoxGeometry(_PrecomputedLines):
     """The 12 edges of an axis-aligned bounding box `bbox` = [[xmin, ymin, zmin], [xmax, ymax, zmax]]."""
 
     def __init__(self, bbox, pose=None, color=None):
@@ -456,14 +454,8 @@ class WireframeBBoxGeometry(LineGeometry):
         self._verts = _segments(starts, ends, pose)
         self._colors = _colors(12, color if color is not None else (1.0, 0.0, 0.0))
 
-    def vertices(self):
-        return self._verts
 
-    def colors(self):
-        return self._colors
-
-
-class WireframeSphereGeometry(LineGeometry):
+class WireframeSphereGeometry(_PrecomputedLines):
     """A latitude/longitude wireframe sphere: for every (lat, lon) cell one meridian segment in
     `color` and one parallel segment in `color2` (2 * num_lats * num_lons lines)."""
 
@@ -491,12 +483,6 @@ class WireframeSphereGeometry(LineGeometry):
         n = nlat * nlon
         self._colors = np.concatenate([_colors(n, color if color is not None else (1.0, 0.0, 0.0)),
                                        _colors(n, color2 if color2 is not None else (0.0, 1.0, 0.0))])
-
-    def vertices(self):
-        return self._verts
-
-    def colors(self):
-        return self._colors
 
 
 def draw_lines(geom, gym, viewer, env, pose):
