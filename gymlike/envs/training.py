@@ -152,7 +152,7 @@ def train_rsl_rl(task, train_cfg: dict, run_dir: str | None, max_iterations: int
             for k, v in losses.items():
                 writer.add_scalar(f"Loss/{k}", v, it)
             writer.add_scalar("Loss/learning_rate", alg.learning_rate, it)
-            writer.add_scalar("Policy/mean_std", float(alg.get_policy().output_std.mean()), it)
+            writer.add_scalar("Policy/mean_std", float(alg.get_policy().output_std.detach().mean()), it)
             for k, v in ep_terms.items():
                 writer.add_scalar(f"Episode/{k}", sum(v) / len(v), it)
         if bar is not None:
