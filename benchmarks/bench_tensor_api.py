@@ -100,7 +100,7 @@ class NewtonLoop:
         from gymlike.core.build import _mujoco_capacity
         self.wp = wp
         m = self.model = sim.model
-        self.solver = newton.solvers.SolverMuJoCo(m, cone="elliptic", **_mujoco_capacity(sim))
+        self.solver = newton.solvers.SolverMuJoCo(m, cone="elliptic", **_mujoco_capacity(sim, "elliptic"))
         self.s0, self.s1, self.ctrl = m.state(), m.state(), m.control()
         newton.eval_fk(m, self.s0.joint_q, self.s0.joint_qd, self.s0)
         self.h = DT / SUBSTEPS

@@ -233,7 +233,7 @@ def _make_solver(sim):
         sim.contacts = sim.pipeline.contacts()
 
 
-def _mujoco_capacity(sim, cone):
+def _mujoco_capacity(sim, cone="elliptic"):
     """Per-world contact and constraint capacity. MuJoCo-Warp's defaults overflow (and the state
     turns NaN) when a legged robot lies on the ground with all its shapes touching; size from
     the colliding shapes of one env instead: a few contacts per shape, constraint rows per

@@ -1,0 +1,24 @@
+"""The benchmark scripts stay runnable (tiny settings; speed is measured by running them, not here)."""
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _run(args, tmp_path):
+    r = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    return r.stdout
+
+
+def test_tensor_api_benchmark_runs(tmp_path):
+    out = _run(["benchmarks/bench_tensor_api.py", "--n", "16", "--robots", "cartpole", "--steps", "3"], tmp_path)
+    assert "ratio" in out and "max |joint_q gymlike - newton| 0.0e+00" in out   # same trajectory
+
+
+def test_task_benchmark_runs(tmp_path):
+    out = _run(["benchmarks/bench_tasks.py", "Cartpole", "--envs", "16", "--steps", "5", "--warmup", "1",
+                "--out", str(tmp_path / "bench.json")], tmp_path)
+    assert "Cartpole" in out and (tmp_path / "bench.json").exists()
