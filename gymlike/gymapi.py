@@ -1128,7 +1128,7 @@ class Gym:
         what = "apply_body_forces"
         a, i = _h.actor_at(_h.env_of(env, what), rigidHandle, "body", what)
         C.apply_body_wrench(a, i, C.vec3(force, what, "force"), C.vec3(torque, what, "torque"), None,
-                            C.space_of(space, what), what)
+                            _h.space_of(space, what), what)
 
     def apply_body_force_at_pos(self, env, rigidHandle, force, pos=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Force at a point (COM if pos is None) of a body during the next simulate."""
@@ -1138,7 +1138,7 @@ class Gym:
         f = C.vec3(force, what, "force")
         if f is None:
             raise _TypeError(f"{what}: force must be gymapi.Vec3, got None")
-        C.apply_body_wrench(a, i, f, None, C.vec3(pos, what, "pos"), C.space_of(space, what), what)
+        C.apply_body_wrench(a, i, f, None, C.vec3(pos, what, "pos"), _h.space_of(space, what), what)
 
     # ================================================================== MJCF actuators (core/asset.py)
     def find_actor_actuator_index(self, env, actor, name):

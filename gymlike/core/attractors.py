@@ -147,7 +147,4 @@ class Attractors:
 
 
 def of(sim):
-    a = getattr(sim, "attractors", None)
-    if a is None:
-        a = sim.attractors = Attractors(sim)
-    return a
+    return sim.component("attractors", lambda: Attractors(sim))

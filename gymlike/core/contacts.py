@@ -124,10 +124,7 @@ class ContactForces:
 
 
 def contact_forces(sim, what) -> ContactForces:
-    cf = getattr(sim, "contact_forces", None)
-    if cf is None:
-        cf = sim.contact_forces = ContactForces(sim, what)
-    return cf
+    return sim.component("contact_forces", lambda: ContactForces(sim, what))
 
 
 def _announce(sim, what):
@@ -373,10 +370,7 @@ class ForceSensors:
 
 
 def sensors(sim) -> ForceSensors:
-    fs = getattr(sim, "force_sensors", None)
-    if fs is None:
-        fs = sim.force_sensors = ForceSensors(sim)
-    return fs
+    return sim.component("force_sensors", lambda: ForceSensors(sim))
 
 
 def sim_force_sensor_count(sim):

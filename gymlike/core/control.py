@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import warp as wp
 
-from .enums import CoordinateSpace
+from . import kernels as K
 from .errors import GymlikeTypeError, GymlikeValueError
 from .types import Vec3
 from .runtime import wp as _wp
@@ -27,11 +27,6 @@ from .runtime import wp as _wp
 def _add_floats(src: wp.array(dtype=wp.float32), idx: wp.array(dtype=wp.int32), dst: wp.array(dtype=wp.float32)):
     i = wp.tid()
     dst[idx[i]] = dst[idx[i]] + src[i]
-
-
-@wp.kernel
-def _add_wrench(f: wp.vec3, t: wp.vec3, b: int, dst: wp.array(dtype=wp.spatial_vector)):
-    dst[b] = dst[b] + wp.spatial_vector(f, t)
 
 
 # ============================================================================ validation
@@ -77,14 +72,6 @@ def vec3(v, what, arg):
     if not np.isfinite(a).all():
         raise GymlikeValueError(f"{what}: {arg} must be finite, got {v}")
     return a
-
-
-def space_of(space, what):
-    try:
-        return CoordinateSpace(int(space))
-    except (ValueError, TypeError):
-        raise GymlikeValueError(f"{what}: space must be gymapi.ENV_SPACE, LOCAL_SPACE or GLOBAL_SPACE, "
-                                f"got {space!r}") from None
 
 
 # ============================================================================ targets
@@ -169,35 +156,17 @@ def apply_body_wrench(actor, body, force, torque, pos, space, what):
     if not sim.finalized or getattr(sim, "dev", None) is None or getattr(sim, "state", None) is None:
         sim.pending_wrenches.append((actor, body, force, torque, pos, space, what))
         return
-    h = sim.host
-    b = int(h.actor_body0[actor.sim_index]) + int(body)
-    X = sim.state.body_q[b:b + 1].numpy()[0].astype(np.float64)
-    R = _quat_matrix(X[3:7])
-    com_w = X[0:3] + R @ sim.model.body_com[b:b + 1].numpy()[0].astype(np.float64)
-    f = np.zeros(3) if force is None else np.asarray(force, np.float64)
-    t = np.zeros(3) if torque is None else np.asarray(torque, np.float64)
-    if space == CoordinateSpace.LOCAL_SPACE:
-        f, t = R @ f, R @ t
-    if pos is not None:
-        p = np.asarray(pos, np.float64)
-        if space == CoordinateSpace.LOCAL_SPACE:
-            p = X[0:3] + R @ p
-        elif space == CoordinateSpace.ENV_SPACE:
-            p = p + actor.env.origin
-        t = t + np.cross(p - com_w, f)
-    wp_ = _wp()
-    wp_.launch(_add_wrench, dim=1, device=sim.device,
-               inputs=[wp_.vec3(*f.astype(np.float32)), wp_.vec3(*t.astype(np.float32)), b, sim.dev.body_force])
+    b = int(sim.host.actor_body0[actor.sim_index]) + int(body)
+    _wp().launch(K.add_one_body_wrench, dim=1, device=sim.device,
+                 inputs=[_vec3_or_zero(force), _vec3_or_zero(torque), _vec3_or_zero(pos),
+                         int(pos is not None), int(space), b,
+                         wp.vec3(*actor.env.origin.astype(np.float32)), sim.state.body_q,
+                         sim.model.body_com, sim.dev.body_force])
     sim.dev.forces_pending = True
 
 
-def _quat_matrix(q):
-    x, y, z, w = q / max(np.linalg.norm(q), 1e-12)
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-    ])
+def _vec3_or_zero(x):
+    return wp.vec3(0.0, 0.0, 0.0) if x is None else wp.vec3(*(float(c) for c in x))
 
 
 # ============================================================================ finalize

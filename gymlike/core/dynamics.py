@@ -111,10 +111,7 @@ class DofForces:
 
 
 def dof_forces(sim, what) -> DofForces:
-    df = getattr(sim, "dof_forces", None)
-    if df is None:
-        df = sim.dof_forces = DofForces(sim, what)
-    return df
+    return sim.component("dof_forces", lambda: DofForces(sim, what))
 
 
 def actor_dof_forces_host(actor, what):
@@ -243,7 +240,4 @@ class Dynamics:
 
 
 def dynamics(sim) -> Dynamics:
-    d = getattr(sim, "dynamics", None)
-    if d is None:
-        d = sim.dynamics = Dynamics(sim)
-    return d
+    return sim.component("dynamics", lambda: Dynamics(sim))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .asset import Asset
-from .enums import IndexDomain
+from .enums import CoordinateSpace, IndexDomain
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 from .sim import Env, Sim
 
@@ -56,6 +56,14 @@ def domain_of(domain, what):
         return IndexDomain(int(domain))
     except (ValueError, TypeError):
         raise GymlikeValueError(f"{what}: domain must be DOMAIN_ACTOR, DOMAIN_ENV or DOMAIN_SIM, got {domain!r}") from None
+
+
+def space_of(space, what):
+    try:
+        return CoordinateSpace(int(space))
+    except (ValueError, TypeError):
+        raise GymlikeValueError(f"{what}: space must be gymapi.ENV_SPACE, LOCAL_SPACE or GLOBAL_SPACE, "
+                                f"got {space!r}") from None
 
 
 _STARTS = {"body": "body0", "dof": "dof0", "joint": "joint0", "shape": "shape0"}

@@ -119,3 +119,30 @@ def clamp_dof_velocities(dof_qd: wp.array(dtype=wp.int32), limit: wp.array(dtype
         if q > v or q < -v:
             joint_qd[k] = wp.clamp(q, -v, v)
             clamped[0] = 1
+
+
+@wp.func
+def user_wrench(f: wp.vec3, t: wp.vec3, p: wp.vec3, has_pos: int, space: int, X: wp.transform,
+                com_local: wp.vec3, origin: wp.vec3):
+    """A user force f (applied at p, or at the COM when has_pos is 0) and torque t as a wrench at
+    the COM in world axes. space: 0 ENV (world axes, p relative to the env origin), 1 LOCAL
+    (body frame), 2 GLOBAL (world axes and positions)."""
+    R = wp.transform_get_rotation(X)
+    if space == 1:
+        f = wp.quat_rotate(R, f)
+        t = wp.quat_rotate(R, t)
+    if has_pos != 0:
+        if space == 1:
+            p = wp.transform_point(X, p)
+        elif space == 0:
+            p = p + origin
+        t = t + wp.cross(p - wp.transform_point(X, com_local), f)
+    return wp.spatial_vector(f, t)
+
+
+@wp.kernel
+def add_one_body_wrench(f: wp.vec3, t: wp.vec3, p: wp.vec3, has_pos: int, space: int, b: int,
+                        origin: wp.vec3, body_q: wp.array(dtype=wp.transform),
+                        body_com: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.spatial_vector)):
+    """The handle API's apply_body_forces / apply_body_force_at_pos on one body."""
+    out[b] = out[b] + user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], origin)

@@ -32,10 +32,7 @@ class Observed:
 
 
 def state(sim) -> Observed:
-    o = getattr(sim, "observed", None)
-    if o is None:
-        o = sim.observed = Observed()
-    return o
+    return sim.component("observed", Observed)
 
 
 def require(sim, kinds, what):

@@ -324,6 +324,15 @@ class Sim:
         if self.check_nan:
             self._check_nan()
 
+    def component(self, name, make):
+        """The sim's `name` part (contact forces, DOF forces, sensors...), made by `make()` on
+        first use so that sims which never ask for it never pay for it."""
+        part = self.__dict__.get(name)
+        if part is None:
+            part = make()
+            setattr(self, name, part)
+        return part
+
     def state_written(self):
         """Called after any write into the simulated state (listeners: tensor buffers)."""
         for listener in self.listeners:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .enums import CoordinateSpace, TensorDataType
+from . import kernels as K
+from .enums import TensorDataType
+from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 import warp as wp
 
@@ -169,33 +171,23 @@ def _add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(d
                        has_pos: int, space: int, body_q: wp.array(dtype=wp.transform),
                        body_com: wp.array(dtype=wp.vec3), body_world: wp.array(dtype=wp.int32),
                        env_origin: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.spatial_vector)):
-    """Accumulate user forces/torques into the per-body wrench at the COM (world frame).
-    space: 0 ENV (world axes, positions relative to the env origin), 1 LOCAL (body frame),
-    2 GLOBAL (world axes and positions)."""
+    """Accumulate user forces/torques into the per-body wrench at the COM (world frame); see
+    kernels.user_wrench for `space`."""
     b = wp.tid()
-    X = body_q[b]
-    R = wp.transform_get_rotation(X)
-    com = wp.transform_point(X, body_com[b])
     f = wp.vec3(0.0)
     t = wp.vec3(0.0)
+    p = wp.vec3(0.0)
     if has_force != 0:
         f = wp.vec3(force[b, 0], force[b, 1], force[b, 2])
-        if space == 1:
-            f = wp.quat_rotate(R, f)
     if has_torque != 0:
         t = wp.vec3(torque[b, 0], torque[b, 1], torque[b, 2])
-        if space == 1:
-            t = wp.quat_rotate(R, t)
     if has_pos != 0:
         p = wp.vec3(pos[b, 0], pos[b, 1], pos[b, 2])
-        if space == 1:
-            p = wp.transform_point(X, p)
-        elif space == 0:
-            w = body_world[b]
-            if w >= 0:
-                p = p + env_origin[w]
-        t = t + wp.cross(p - com, f)
-    out[b] = out[b] + wp.spatial_vector(f, t)
+    origin = wp.vec3(0.0)
+    w = body_world[b]
+    if w >= 0:
+        origin = env_origin[w]
+    out[b] = out[b] + K.user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], origin)
 
 
 # ============================================================================ per-sim state
@@ -433,10 +425,7 @@ class TensorAPI:
         return True
 
     def apply_forces(self, force, torque, pos, space, what):
-        try:
-            space = int(CoordinateSpace(int(space)))
-        except (ValueError, TypeError):
-            raise GymlikeValueError(f"{what}: space must be ENV_SPACE, LOCAL_SPACE or GLOBAL_SPACE, got {space!r}") from None
+        space = int(space_of(space, what))
         f = self.as_array(force, what + " (forces)", self.n_body, 3) if force is not None else None
         t = self.as_array(torque, what + " (torques)", self.n_body, 3) if torque is not None else None
         p = self.as_array(pos, what + " (positions)", self.n_body, 3) if pos is not None else None
