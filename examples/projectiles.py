@@ -1,13 +1,15 @@
 """Projectiles: a grid of ragdoll ants shot at with heavy balls; save and restore the whole sim.
 
-Every env holds one ant whose DOFs are in DOF_MODE_NONE (no drives: a ragdoll) and a few ball
-projectiles parked on the ground. Every --fire_every frames (and on SPACE) the next ball of every
-env is launched from a point beside the ant, aimed (with a ballistic correction) at the ant's
-torso. Rigid body states of the whole sim can be saved (S) and restored (R) at any time with
+Every env holds one ant whose DOFs are in DOF_MODE_NONE (no drives: a ragdoll). The balls live
+in one extra env of their own, in collision group -1, so they collide with every env (as in
+Isaac Gym's projectiles example); a few are parked on the ground beside each ant. Every
+--fire_every frames (and on SPACE) the next ball beside every ant is launched from a point next
+to it, aimed (with a ballistic correction) at the ant's torso. Rigid body states of the whole sim can be saved (S) and restored (R) at any time with
 get_sim_rigid_body_states / set_sim_rigid_body_states; ESC quits.
 
-Shows: DOF properties (DOF_MODE_NONE), several actors per env with one collision group per env,
-set_actor_rigid_body_states to launch actors, whole-sim state save/restore, keyboard events.
+Shows: DOF properties (DOF_MODE_NONE), collision group -1 actors of their own env hitting every
+env, env frames (get_env_origin), set_actor_rigid_body_states to launch actors, whole-sim state
+save/restore, keyboard events.
 
     python -m gymlike.run examples/projectiles.py --num_envs 16
     python -m gymlike.run --headless --max-frames 200 --keys 90:S,150:R examples/projectiles.py
@@ -84,13 +86,19 @@ for i in range(args.num_envs):
     props["stiffness"][:] = 0.0
     props["damping"][:] = 0.0
     gym.set_actor_dof_properties(env, ant, props)
-    env_balls = []
-    for k in range(args.num_projectiles):               # parked in a row behind the gun
-        y = (k - 0.5 * (args.num_projectiles - 1)) * 3.0 * ball_radius
-        pose = gymapi.Transform(gymapi.Vec3(-2.6, y, ball_radius))
-        env_balls.append(gym.create_actor(env, ball_asset, pose, f"ball{k}", i, 0))
     envs.append(env)
     ants.append(ant)
+# the projectiles' own env; its balls are in collision group -1 and so collide with every env.
+# Positions are given in this env's frame: (global point) - (its origin).
+proj_env = gym.create_env(sim, env_lower, env_upper, per_row)
+proj_origin = gym.get_env_origin(proj_env)
+for e, env in enumerate(envs):
+    origin = gym.get_env_origin(env)
+    env_balls = []
+    for k in range(args.num_projectiles):               # parked in a row behind each ant's gun
+        y = (k - 0.5 * (args.num_projectiles - 1)) * 3.0 * ball_radius
+        pose = gymapi.Transform(origin + gymapi.Vec3(-2.6, y, ball_radius) - proj_origin)
+        env_balls.append(gym.create_actor(proj_env, ball_asset, pose, f"ball{e}_{k}", -1, 0))
     balls.append(env_balls)
 
 gym.viewer_camera_look_at(viewer, None, gymapi.Vec3(-4.0, -4.0, 5.0),
@@ -124,12 +132,13 @@ def fire():
         t_flight = offset.length() / args.speed
         aim = offset + gymapi.Vec3(0.0, 0.0, 0.5 * 9.81 * t_flight * t_flight)   # compensate the drop
         vel = aim.normalize() * args.speed
-        state = gym.get_actor_rigid_body_states(env, balls[e][next_ball], gymapi.STATE_NONE)
-        state["pose"]["p"][:] = (gun.x, gun.y, gun.z)
+        start = gym.get_env_origin(env) + gun - proj_origin          # the gun, in the ball's env frame
+        state = gym.get_actor_rigid_body_states(proj_env, balls[e][next_ball], gymapi.STATE_NONE)
+        state["pose"]["p"][:] = (start.x, start.y, start.z)
         state["pose"]["r"][:] = (0.0, 0.0, 0.0, 1.0)
         state["vel"]["linear"][:] = (vel.x, vel.y, vel.z)
         state["vel"]["angular"][:] = (0.0, 0.0, 0.0)
-        gym.set_actor_rigid_body_states(env, balls[e][next_ball], state, gymapi.STATE_ALL)
+        gym.set_actor_rigid_body_states(proj_env, balls[e][next_ball], state, gymapi.STATE_ALL)
     shots += 1
     print(f"Frame {gym.get_frame_count(sim)}: fired ball {next_ball} in every env")
     next_ball = (next_ball + 1) % args.num_projectiles

@@ -6,7 +6,8 @@ example reads the rigid body states and draws a small coordinate frame at every 
 composing transforms. It checks the identities a script relies on while doing so:
 
 * get_rigid_transform(env, handle) == the pose in get_actor_rigid_body_states (env frame)
-* get_sim_rigid_body_states (sim frame) == env-frame state + get_env_origin
+* get_sim_rigid_body_states == get_actor_rigid_body_states (both in the env frame, as the
+  rigid body state tensor; get_env_origin places the env in the sim)
 * Transform.transform_point == p + r.rotate(v), and transform_points (vectorised) agrees
 * (parent^-1 * child) is constant for a fixed joint (the hand on link7) while the arm moves
 * a revolute joint's relative rotation equals its DOF position about its axis
@@ -124,7 +125,6 @@ while not gym.query_viewer_has_closed(viewer):
     sim_states = gym.get_sim_rigid_body_states(sim, gymapi.STATE_POS)
     for e, (env, actor) in enumerate(zip(envs, arms)):
         states = gym.get_actor_rigid_body_states(env, actor, gymapi.STATE_POS)
-        origin = gym.get_env_origin(env)
         for b in range(num_bodies):
             body = as_transform(states["pose"][b])
             gymutil.draw_lines(axes, gym, viewer, env, body)
@@ -132,9 +132,9 @@ while not gym.query_viewer_has_closed(viewer):
             h = gym.get_actor_rigid_body_handle(env, actor, b)
             rt = gym.get_rigid_transform(env, h)
             err["rigid_transform"] = max(err["rigid_transform"], (rt.p - body.p).length())
-            # sim frame = env frame + env origin
+            # sim-level states are env-frame states too
             s = sim_states["pose"][gym.get_actor_rigid_body_index(env, actor, b, gymapi.DOMAIN_SIM)]
-            err["sim_frame"] = max(err["sim_frame"], (as_transform(s).p - (body.p + origin)).length())
+            err["sim_frame"] = max(err["sim_frame"], (as_transform(s).p - body.p).length())
 
         hand_pose = as_transform(states["pose"][hand])
         tip = hand_pose.transform_point(tip_local)

@@ -6,7 +6,11 @@
     from isaacgym import gymapi          # -> gymlike.gymapi (the same module object)
 
 `python -m gymlike.run script.py` calls this before running the script. Submodules are imported
-lazily (on first use), so `import isaacgym` alone stays cheap and does not import torch."""
+lazily (on first use), so `import isaacgym` alone stays cheap and does not import torch.
+
+Isaac Gym-era code was written for NumPy 1.x and uses names NumPy 2 removed (`np.Inf` in
+IsaacGymEnvs' VecTask, `np.float` in legged-robot code): the alias restores those names as the
+aliases they were (`legacy_numpy_names=False` leaves NumPy untouched)."""
 
 from __future__ import annotations
 
@@ -48,8 +52,29 @@ def _package_getattr(name):
                          f"isaacgym.{', isaacgym.'.join(ALIASED_MODULES)}")
 
 
-def install_isaacgym_alias():
+# NumPy 1.x names removed in NumPy 2 (or 1.24 for the builtin-type aliases), as they were
+_NUMPY_LEGACY = {"Inf": "inf", "Infinity": "inf", "PINF": "inf", "NINF": None, "NaN": "nan", "NAN": "nan",
+                 "float_": "float64", "complex_": "complex128", "unicode_": "str_", "string_": "bytes_",
+                 "float": float, "int": int, "bool": bool, "object": object, "complex": complex, "str": str}
+
+
+def restore_legacy_numpy_names():
+    """Define the removed NumPy 1.x names that Isaac Gym-era code uses (only those missing)."""
+    import numpy as np
+    for name, value in _NUMPY_LEGACY.items():
+        if name in np.__dict__:
+            continue
+        if value is None:
+            value = -np.inf
+        elif isinstance(value, str):
+            value = getattr(np, value)
+        setattr(np, name, value)
+
+
+def install_isaacgym_alias(legacy_numpy_names=True):
     """Register the `isaacgym` alias package in this process (idempotent). Returns the package."""
+    if legacy_numpy_names:
+        restore_legacy_numpy_names()
     existing = sys.modules.get(_PACKAGE)
     if existing is not None and getattr(existing, "__gymlike_alias__", False):
         return existing

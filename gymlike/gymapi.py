@@ -28,6 +28,7 @@ from .core.types import (  # noqa: F401
     transform_inverse,
 )
 from .core.types import DOF_FRAME_DTYPE as _DOF_FRAME_DTYPE, TRANSFORM_DTYPE as _TRANSFORM_DTYPE
+from .core.types import coerce as _coerce
 
 _enums.export_members(globals())
 
@@ -548,10 +549,27 @@ class Gym:
         S.set_body_states(s, b0, states, a.env.origin, flags, "set_actor_rigid_body_states")
         return True
 
+    def _actors_body_states(self, actors, flags, what):
+        """Before the model exists: the actors' authored body states, concatenated (a read does
+        not close creation; Isaac Gym's terrain example reads states, then adds a mesh)."""
+        from .core import state as S
+        S._flags(flags, what)
+        parts = [S.actor_rest_body_states(a, flags) for a in actors]
+        return _np.concatenate(parts) if parts else _np.zeros(0, RigidBodyState.dtype)
+
+    def _set_actors_body_states(self, actors, states, flags):
+        k = 0
+        for a in actors:
+            n = a.asset.body_count
+            self.set_actor_rigid_body_states(a.env, a.handle, states[k:k + n], flags)
+            k += n
+        return True
+
     def get_env_rigid_body_states(self, env, flags):
         from .core import state as S
         e = _h.env_of(env, "get_env_rigid_body_states")
-        e.sim.ensure_ready("get_env_rigid_body_states")
+        if not e.sim.finalized:
+            return self._actors_body_states(e.actors, flags, "get_env_rigid_body_states")
         return S.get_body_states(e.sim, e.sim.env_start(e, "body"), e.body_count, e.origin, flags,
                                  "get_env_rigid_body_states")
 
@@ -559,23 +577,28 @@ class Gym:
         from .core import state as S
         e = _h.env_of(env, "set_env_rigid_body_states")
         S._check_array(states, RigidBodyState.dtype, e.body_count, "set_env_rigid_body_states")
-        e.sim.ensure_ready("set_env_rigid_body_states")
+        if not e.sim.finalized:
+            S._flags(flags, "set_env_rigid_body_states")
+            return self._set_actors_body_states(e.actors, states, flags)
         S.set_body_states(e.sim, e.sim.env_start(e, "body"), states, e.origin, flags, "set_env_rigid_body_states")
         return True
 
     def get_sim_rigid_body_states(self, sim, flags):
-        """All rigid body states in the sim (global) frame."""
+        """All rigid body states, each in its env's frame (as the rigid body state tensor)."""
         from .core import state as S
         s = _h.sim_of(sim, "get_sim_rigid_body_states")
-        s.ensure_ready("get_sim_rigid_body_states")
-        return S.get_body_states(s, 0, s.total("body"), None, flags, "get_sim_rigid_body_states")
+        if not s.finalized:
+            return self._actors_body_states(s.all_actors(), flags, "get_sim_rigid_body_states")
+        return S.get_body_states(s, 0, s.total("body"), S.sim_origins(s), flags, "get_sim_rigid_body_states")
 
     def set_sim_rigid_body_states(self, sim, states, flags):
         from .core import state as S
         s = _h.sim_of(sim, "set_sim_rigid_body_states")
-        s.ensure_ready("set_sim_rigid_body_states")
         S._check_array(states, RigidBodyState.dtype, s.total("body"), "set_sim_rigid_body_states")
-        S.set_body_states(s, 0, states, None, flags, "set_sim_rigid_body_states")
+        if not s.finalized:
+            S._flags(flags, "set_sim_rigid_body_states")
+            return self._set_actors_body_states(s.all_actors(), states, flags)
+        S.set_body_states(s, 0, states, S.sim_origins(s), flags, "set_sim_rigid_body_states")
         return True
 
     def get_actor_dof_states(self, env, actor, flags):
@@ -675,8 +698,7 @@ class Gym:
         self.set_actor_rigid_body_states(env, a.handle, st, STATE_ALL)  # noqa: F405
 
     def set_rigid_transform(self, env, handle, transform):  # noqa: F811  (Isaac Gym's argument name)
-        if not isinstance(transform, Transform):
-            raise _TypeError(f"set_rigid_transform: expected gymapi.Transform, got {type(transform).__name__}")
+        transform = _coerce(Transform, transform, "set_rigid_transform")
 
         def f(row):
             row["pose"]["p"] = transform.p.to_tuple()
@@ -684,14 +706,12 @@ class Gym:
         self._set_rigid_field(env, handle, "set_rigid_transform", f)
 
     def set_rigid_linear_velocity(self, env, handle, velocity):
-        if not isinstance(velocity, Vec3):
-            raise _TypeError(f"set_rigid_linear_velocity: expected gymapi.Vec3, got {type(velocity).__name__}")
+        velocity = _coerce(Vec3, velocity, "set_rigid_linear_velocity")
         self._set_rigid_field(env, handle, "set_rigid_linear_velocity",
                               lambda row: row["vel"].__setitem__("linear", velocity.to_tuple()))
 
     def set_rigid_angular_velocity(self, env, handle, velocity):
-        if not isinstance(velocity, Vec3):
-            raise _TypeError(f"set_rigid_angular_velocity: expected gymapi.Vec3, got {type(velocity).__name__}")
+        velocity = _coerce(Vec3, velocity, "set_rigid_angular_velocity")
         self._set_rigid_field(env, handle, "set_rigid_angular_velocity",
                               lambda row: row["vel"].__setitem__("angular", velocity.to_tuple()))
 
@@ -719,7 +739,7 @@ class Gym:
         return t.buffer("root", (t.n_act, 13), t.refresh_roots)
 
     def acquire_rigid_body_state_tensor(self, sim):
-        """(num_bodies, 13) rigid body states, sim frame."""
+        """(num_bodies, 13) rigid body states, positions in each env's frame."""
         from .core import tensors as T
         t = T.api(_h.sim_of(sim, "acquire_rigid_body_state_tensor"), "acquire_rigid_body_state_tensor")
         return t.buffer("body", (t.n_body, 13), t.refresh_bodies)
@@ -971,8 +991,7 @@ class Gym:
         a = _h.actor_of(env, actorHandle, "set_rigid_body_color")
         i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_color", "rigid body")
         kinds = _mesh_kinds(meshType, "set_rigid_body_color")
-        if not isinstance(color, Vec3):
-            raise _TypeError(f"set_rigid_body_color: color must be gymapi.Vec3, got {type(color).__name__}")
+        color = _coerce(Vec3, color, "set_rigid_body_color: color")
         rgb = color.to_tuple()
         if not all(_np.isfinite(rgb)):
             raise _ValueError(f"set_rigid_body_color: color must be finite, got {color}")
@@ -1244,7 +1263,7 @@ class Gym:
         return handle
 
     def create_rigid_body_attractor(self, env, props):
-        """A spring-damper pulling a body point to a target pose (global frame) on the chosen axes."""
+        """A spring-damper pulling a body point to a target pose (env frame) on the chosen axes."""
         from .core import attractors as A
         e = _h.env_of(env, "create_rigid_body_attractor")
         return A.of(e.sim).create(e, props)

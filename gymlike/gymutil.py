@@ -7,15 +7,18 @@ Same names, signatures and results as Isaac Gym's `isaacgym.gymutil`:
   with `physics_engine`, `sim_device`, `sim_device_type`, `compute_device_id`,
   `graphics_device_id`, `pipeline`, `use_gpu`, `use_gpu_pipeline`, `num_threads`, `subscenes`,
   `slices`, `physx`, `flex` (and `headless` / `nographics` when asked for).
-* `parse_device_str`, `parse_sim_config(cfg, sim_params)` and `parse_sim_params(args, cfg, sim_params)`.
+* `parse_device_str`, `parse_sim_config(cfg, sim_params)` and `parse_sim_params(args, cfg, sim_params)`,
+  `parse_physx_config(cfg, sim_params)`, `parse_flex_config(cfg, sim_params)`, `parse_bool`,
+  `parse_float_int_bool` and `_indent_xml` (IsaacGymEnvs builds MJCF files with it).
 * `get_property_setter_map`, `get_property_getter_map`, `get_default_setter_args`,
   `generate_random_samples`, `apply_random_samples`, `get_bucketed_val`, `check_buckets`.
 * `LineGeometry`, `AxesGeometry`, `WireframeBoxGeometry`, `WireframeBBoxGeometry`,
   `WireframeSphereGeometry`, `draw_lines`, `draw_line`.
 
 Differences (python_bindings_docs/gymutil.md): `--flex` with a CPU `--sim_device` keeps the CPU
-(Newton's XPBD runs there; Isaac Gym switched to cuda:0), and a GPU pipeline on a machine without
-CUDA is accepted here and falls back to the CPU in `create_sim`.
+(Newton's XPBD runs there; Isaac Gym switched to cuda:0), and on a machine without CUDA the default
+`cuda:0` device and GPU pipeline become the CPU in the parsed arguments, with one warning, so
+scripts that pick their torch device from `args` run.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import warnings
+import xml.etree.ElementTree as ET
 from abc import ABC, abstractmethod
 from bisect import bisect
 
@@ -33,6 +38,7 @@ from .core.errors import GymlikeTypeError, GymlikeValueError
 
 __all__ = [
     "parse_device_str", "parse_arguments", "parse_sim_config", "parse_sim_params",
+    "parse_physx_config", "parse_flex_config", "parse_bool", "parse_float_int_bool",
     "get_property_setter_map", "get_property_getter_map", "get_default_setter_args",
     "generate_random_samples", "apply_random_samples", "get_bucketed_val", "check_buckets",
     "LineGeometry", "AxesGeometry", "WireframeBoxGeometry", "WireframeBBoxGeometry",
@@ -61,6 +67,61 @@ def parse_device_str(device_str):
     if device_id < 0:
         raise GymlikeValueError(f"parse_device_str: device id must be >= 0, got {device_str!r}")
     return "cuda", device_id
+
+
+_TRUE = ("true", "t", "yes", "y", "1", "on")
+_FALSE = ("false", "f", "no", "n", "0", "off")
+
+
+def parse_bool(value):
+    """argparse type for booleans: 'true'/'false', 'yes'/'no', '1'/'0' (any case), or a bool."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise argparse.ArgumentTypeError(f"expected a boolean (true/false, yes/no, 1/0), got {value!r}")
+
+
+def parse_float_int_bool(value):
+    """A command-line value as the number or boolean it spells: '3' -> 3, '0.5' -> 0.5,
+    'true' -> True; anything else is an argparse.ArgumentTypeError."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    text = str(value).strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        return parse_bool(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected a float, int or bool, got {value!r}") from None
+
+
+def _indent_xml(elem, level=0):
+    """Indent an ElementTree element in place (two spaces per level) so that
+    `ET.tostring` writes one element per line; returns the element."""
+    if not isinstance(elem, ET.Element):
+        raise GymlikeTypeError(f"_indent_xml: expected an xml.etree.ElementTree.Element, got {type(elem).__name__}")
+    ET.indent(elem, space="  ", level=int(level))
+    if level:
+        elem.tail = "\n" + "  " * int(level)
+    return elem
+
+
+def _cuda_available():
+    try:
+        import torch
+        return torch.cuda.is_available()
+    except ImportError:
+        return False
 
 
 _CUSTOM_KEYS = ("name", "type", "action", "default", "help", "choices", "nargs", "required", "dest", "metavar")
@@ -110,6 +171,13 @@ def parse_arguments(description="Isaac Gym Example", headless=False, no_graphics
     if pipeline not in ("cpu", "gpu", "cuda"):
         parser.error(f"invalid --pipeline {args.pipeline!r}; expected cpu or gpu")
     args.use_gpu_pipeline = pipeline in ("gpu", "cuda")
+    if args.sim_device_type == "cuda" and not _cuda_available():
+        # Isaac Gym's defaults (cuda:0, GPU pipeline) on a machine without CUDA: run on the CPU
+        warnings.warn(f"gymutil.parse_arguments: CUDA is not available; --sim_device {args.sim_device} and "
+                      f"--pipeline {args.pipeline} run on the CPU (sim_device 'cpu', pipeline 'cpu')",
+                      stacklevel=2)
+        args.sim_device, args.sim_device_type = "cpu", "cpu"
+        args.pipeline, args.use_gpu_pipeline = "cpu", False
     if args.sim_device_type != "cuda" and args.use_gpu_pipeline:
         print("Can't use GPU pipeline with CPU Physics. Changing pipeline to 'CPU'.")
         args.pipeline = "CPU"
@@ -175,6 +243,16 @@ def parse_sim_config(cfg, sim_params):
             _set_fields(getattr(sim_params, engine), sub, engine + ".")
     _set_fields(sim_params, {k: v for k, v in cfg.items() if k not in ("physx", "flex")}, "")
     return sim_params
+
+
+def parse_physx_config(cfg, sim_params):
+    """Copy a dict of PhysX parameters (the `physx:` block of a config) onto sim_params.physx."""
+    return parse_sim_config({"physx": cfg}, sim_params)
+
+
+def parse_flex_config(cfg, sim_params):
+    """Copy a dict of Flex parameters (the `flex:` block of a config) onto sim_params.flex."""
+    return parse_sim_config({"flex": cfg}, sim_params)
 
 
 def parse_sim_params(args, cfg=None, sim_params=None):

@@ -190,7 +190,7 @@ def test_file_errors(gym, sim, tmp_path):
     write(tmp_path, "bad.xml", "<mujoco>\n<worldbody>\n<body>\n</worldbody></mujoco>\n")
     with pytest.raises(ValueError, match=r"bad.xml', line 4"):
         gym.load_asset(sim, str(tmp_path), "bad.xml")
-    with pytest.raises(FileNotFoundError, match=r"missing_mesh.urdf', line \d+: mesh file"):
+    with pytest.raises(FileNotFoundError, match=r"missing_mesh.urdf', line \d+: collision mesh 'meshes/does_not_exist.obj' not found; searched"):
         gym.load_asset(sim, ASSETS, "urdf/mesh_objects/missing_mesh.urdf")
     with pytest.raises(TypeError):
         gym.load_asset(sim, ASSETS, "urdf/ball.urdf", "not options")

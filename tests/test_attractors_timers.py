@@ -10,6 +10,7 @@ from conftest import make_sim, options, pose
 from gymlike import gymapi
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["physx", "flex"])
 def test_attractor_pulls_body_to_target(gym, engine):
     sim = make_sim(gym, engine, ground=False, gravity=0.0, dt=1 / 120, substeps=2)

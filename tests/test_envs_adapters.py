@@ -7,6 +7,8 @@ import torch
 
 from gymlike.envs import load_train_config, make
 
+pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
+
 N = 64
 
 

@@ -10,6 +10,8 @@ import torch
 from gymlike import gymapi
 from gymlike.envs import TASKS, make
 
+pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
+
 N = 64
 
 

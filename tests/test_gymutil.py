@@ -15,9 +15,55 @@ ISAAC_GYM_ATTRIBUTES = {
 }
 
 
-def parse(monkeypatch, *argv, **kw):
+def parse(monkeypatch, *argv, cuda=True, **kw):
+    """parse_arguments on a machine with (cuda=True) or without CUDA."""
     monkeypatch.setattr(sys, "argv", ["script.py", *argv])
+    monkeypatch.setattr(gymutil, "_cuda_available", lambda: cuda)
     return gymutil.parse_arguments(**kw)
+
+
+def test_without_cuda_the_gpu_defaults_become_the_cpu(monkeypatch):
+    with pytest.warns(UserWarning, match="CUDA is not available"):
+        args = parse(monkeypatch, cuda=False)
+    assert (args.sim_device, args.sim_device_type, args.pipeline) == ("cpu", "cpu", "cpu")
+    assert not args.use_gpu_pipeline and not args.use_gpu
+    import torch
+    torch.zeros(1, device=args.sim_device)      # what scripts do with it works
+
+
+def test_parse_bool_float_int_bool_and_engine_configs(monkeypatch):
+    custom = [{"name": "--pos_control", "type": gymutil.parse_bool, "const": True, "default": True, "help": "x"},
+              {"name": "--value", "type": gymutil.parse_float_int_bool, "default": 1}]
+    args = parse(monkeypatch, "--pos_control", "False", "--value", "0.25", custom_parameters=custom)
+    assert args.pos_control is False and args.value == 0.25
+    assert gymutil.parse_bool("YES") is True and gymutil.parse_bool("0") is False
+    assert gymutil.parse_float_int_bool("7") == 7 and isinstance(gymutil.parse_float_int_bool("7"), int)
+    assert gymutil.parse_float_int_bool("true") is True
+    import argparse
+    with pytest.raises(argparse.ArgumentTypeError):
+        gymutil.parse_bool("maybe")
+    with pytest.raises(argparse.ArgumentTypeError):
+        gymutil.parse_float_int_bool("seven")
+    sp = gymapi.SimParams()
+    gymutil.parse_physx_config({"num_position_iterations": 8, "contact_offset": 0.01}, sp)
+    gymutil.parse_flex_config({"num_inner_iterations": 30}, sp)
+    assert (sp.physx.num_position_iterations, sp.physx.contact_offset, sp.flex.num_inner_iterations) == (8, 0.01, 30)
+    with pytest.raises(ValueError, match="no_such"):
+        gymutil.parse_physx_config({"no_such": 1}, sp)
+
+
+def test_indent_xml_pretty_prints_in_place():
+    import xml.etree.ElementTree as ET
+    root = ET.Element("mujoco")
+    body = ET.SubElement(ET.SubElement(root, "worldbody"), "body", name="b")
+    ET.SubElement(body, "geom", type="sphere", size="0.1")
+    assert gymutil._indent_xml(root) is root
+    text = ET.tostring(root).decode()
+    assert text.splitlines() == ["<mujoco>", "  <worldbody>", '    <body name="b">',
+                                 '      <geom type="sphere" size="0.1" />', "    </body>", "  </worldbody>", "</mujoco>"]
+    assert ET.fromstring(text).find("worldbody/body/geom").get("size") == "0.1"
+    with pytest.raises(TypeError):
+        gymutil._indent_xml("<mujoco/>")
 
 
 def test_defaults_have_isaac_gym_attribute_set(monkeypatch):

@@ -49,6 +49,7 @@ def test_box_resting_on_ground_stays_at_rest(gym, engine):
     assert np.linalg.norm(v) < 1e-2
 
 
+@pytest.mark.slow
 def test_pendulum_small_angle_period(gym, tmp_path):
     L = 1.0
     write(tmp_path, "pendulum.urdf", PENDULUM_URDF.format(L=L))

@@ -141,7 +141,9 @@ def test_bad_rigid_body_properties_change_nothing(gym, scene, finalized):
     props[0].flags = gymapi.RIGID_BODY_DISABLE_SIMULATION
     check(props, NotImplementedError, "RIGID_BODY_DISABLE_SIMULATION")
     props = gym.get_actor_rigid_body_properties(env, 0)
-    props[0].com = (0, 0, 0)
+    with pytest.raises(TypeError, match=r"RigidBodyProperties\.com must be gymapi.Vec3"):
+        props[0].com = (0, 0, 0)       # rejected at assignment, as by Isaac Gym's pybind11 types
+    object.__setattr__(props[0], "com", (0, 0, 0))    # a struct bypassing that check still fails at set
     check(props, TypeError, r"props\[0\]\.com must be gymapi.Vec3")
 
 

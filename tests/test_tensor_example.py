@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

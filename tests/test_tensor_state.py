@@ -30,10 +30,18 @@ def scene(gym, request):
     return sim, envs
 
 
-def test_acquire_before_prepare_sim_is_an_error(gym):
+def test_acquire_before_prepare_sim_builds_the_sim(gym):
     sim = make_sim(gym, "physx")
-    with pytest.raises(RuntimeError, match="prepare_sim"):
+    with pytest.raises(RuntimeError, match="no actors yet"):
         gym.acquire_actor_root_state_tensor(sim)
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, gym.create_box(sim, 0.2, 0.2, 0.2, options()), pose(0, 0, 1.0), "box", 0, 0)
+    root = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))   # before prepare_sim
+    gym.prepare_sim(sim)
+    ptr = root.data_ptr()
+    gym.simulate(sim)
+    gym.refresh_actor_root_state_tensor(sim)
+    assert root.data_ptr() == ptr and 0.0 < float(root[0, 2]) < 1.0      # same storage, fresh contents
 
 
 def test_zero_copy_and_shapes(gym, scene):
@@ -63,11 +71,10 @@ def test_buffers_agree_with_handle_api(gym, scene):
     gym.refresh_rigid_body_state_tensor(sim)
     gym.refresh_dof_state_tensor(sim)
     for env in envs:
-        origin = np.array(gym.get_env_origin(env).to_tuple(), np.float32)
         for a in range(3):
             ia = gym.get_actor_index(env, a, gymapi.DOMAIN_SIM)
+            # handle API and tensors: both in the env's frame
             st = gym.get_actor_rigid_body_states(env, a, gymapi.STATE_ALL).view(np.float32).reshape(-1, 13).copy()
-            st[:, :3] += origin  # handle API: env frame; tensors: sim frame
             np.testing.assert_allclose(root[ia].numpy(), st[0], atol=1e-5)
             for b in range(gym.get_actor_rigid_body_count(env, a)):
                 ib = gym.get_actor_rigid_body_index(env, a, b, gymapi.DOMAIN_SIM)
@@ -303,7 +310,7 @@ def test_fixed_base_root_reset_moves_only_that_arm(gym, scene):
     torch.testing.assert_close(root[arm2, 0:7], target[arm2, 0:7], atol=tol, rtol=0)   # not moved
     # the whole arm followed its base: its hand is offset like the base (relative to its env)
     hands = [gym.find_actor_rigid_body_index(e, 0, "hand", gymapi.DOMAIN_SIM) for e in envs[1:3]]
-    rel = [bodies[h, 0:3] - torch.tensor(gym.get_env_origin(e).to_tuple()) for h, e in zip(hands, envs[1:3])]
+    rel = [bodies[h, 0:3] for h in hands]     # env-frame positions
     torch.testing.assert_close(rel[0] - rel[1], torch.tensor([0.3, -0.2, 0.1]), atol=1e-2, rtol=0)
 
 

@@ -7,6 +7,8 @@ import pytest
 from conftest import make_sim, options, pose
 from gymlike import gymapi, terrain_utils
 
+pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
+
 HS, VS = 0.1, 0.005          # horizontal / vertical scale [m]
 BORDER = 4.0                 # the terrain spans [-4, 4] x [-4, 4]
 HALF = 0.1                   # box half size

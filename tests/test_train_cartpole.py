@@ -9,6 +9,10 @@ import torch
 from gymlike.envs import load_train_config, make
 from gymlike.envs.training import load_rsl_policy, play, train_rsl_rl
 
+import pytest
+
+pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
+
 
 def random_policy_reward(task, steps=300):
     gen = torch.Generator().manual_seed(0)

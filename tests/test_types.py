@@ -119,3 +119,50 @@ def test_bad_constructor_arguments_raise():
         gymapi.Vec3("a", 0, 0)
     with pytest.raises(TypeError):
         gymapi.Transform(p=(1, 2, 3))
+
+
+def test_from_buffer_and_records_are_accepted_as_isaac_gym_types():
+    import numpy as np
+    from gymlike import gymapi
+    arr = np.zeros(2, gymapi.Transform.dtype)
+    arr[1] = ((1.0, 2.0, 3.0), (0.0, 0.0, 0.70710677, 0.70710677))
+    t = gymapi.Transform.from_buffer(arr[1])
+    assert isinstance(t, gymapi.Transform)
+    assert t.transform_point(gymapi.Vec3(1.0, 0.0, 0.0)).to_tuple() == pytest.approx((1.0, 3.0, 3.0), abs=1e-6)
+    v = gymapi.Vec3.from_buffer(np.array([(4.0, 5.0, 6.0)], gymapi.Vec3.dtype))
+    assert isinstance(v, gymapi.Vec3) and v.to_tuple() == (4.0, 5.0, 6.0)
+    ds = gymapi.DofState.from_buffer(np.array([(0.5, -1.0)], gymapi.DofState.dtype)[0])
+    assert (ds.pos, ds.vel) == (0.5, -1.0)
+    # a record read from a state array goes into a Transform field and stays a Transform
+    states = np.zeros(3, gymapi.RigidBodyState.dtype)
+    states["pose"]["p"]["z"] = 0.7
+    states["pose"]["r"]["w"] = 1.0
+    props = gymapi.AttractorProperties()
+    props.target = states["pose"][:][2]
+    props.target.p.y -= 0.1
+    assert isinstance(props.target, gymapi.Transform)
+    assert props.target.p.to_tuple() == pytest.approx((0.0, -0.1, 0.7))
+    assert states["pose"]["p"]["y"][2] == 0.0                # a copy, as pybind11 makes
+    with pytest.raises(ValueError, match="one record"):
+        gymapi.Transform.from_buffer(arr)
+    with pytest.raises(TypeError, match="must be gymapi.Transform"):
+        props.target = (1, 2, 3)
+
+
+def test_one_element_arrays_and_tensors_are_numbers():
+    import numpy as np
+    import torch
+    from gymlike import gymapi
+    sp = gymapi.RigidShapeProperties()
+    sp.friction = torch.tensor([1.16])
+    sp.filter = np.array([3], np.int64)
+    sp.restitution = np.float64(0.25)
+    assert (type(sp.friction), type(sp.filter), sp.filter) == (float, int, 3)
+    assert sp.friction == pytest.approx(1.16) and sp.restitution == 0.25
+    assert gymapi.Vec3(torch.tensor([1.0]), np.array([2.0]), np.float32(3.0)).to_tuple() == (1.0, 2.0, 3.0)
+    for bad in ("1.0", np.zeros(3), torch.zeros(2)):
+        with pytest.raises(TypeError, match="RigidShapeProperties.friction must be a number"):
+            sp.friction = bad
+    with pytest.raises(TypeError, match="must be an integer"):
+        sp.filter = np.array([1.5])
+    assert sp.friction == pytest.approx(1.16) and sp.filter == 3      # unchanged by the failed writes

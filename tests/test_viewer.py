@@ -15,6 +15,8 @@ from gymlike import gymapi
 from gymlike.core import session
 from gymlike.render.viewer import HeadlessViewer
 
+pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from .enums import DofDriveMode, DofType, JointType
-from .errors import (AssetParseError, GymlikeFileNotFoundError, GymlikeNotImplementedError,
+from .errors import (AssetParseError, GymlikeError, GymlikeFileNotFoundError, GymlikeNotImplementedError,
                      GymlikeTypeError, GymlikeValueError)
 from .types import DOF_PROPERTIES_DTYPE, AssetOptions
 
@@ -69,6 +69,11 @@ class Asset:
         if b is None:
             b = self._make(*key)
             _apply_options(b, self.options)
+            fixed = _balance_inertias(b)
+            if fixed and not self._builders:     # warn once per asset (the first variant)
+                warnings.warn(f"asset '{self.path or self.kind}': inertia of {', '.join(fixed)} breaks the "
+                              "triangle inequality (A + B >= C); its two smaller principal moments were "
+                              "raised to make it physical", stacklevel=4)
             if hasattr(self, "dof_props"):   # variants share the base variant's Isaac Gym view
                 self._check_same_layout(b, key)
             self._builders[key] = b
@@ -300,6 +305,27 @@ def _apply_options(b, options: AssetOptions):
     b.joint_target_q = [0.0 if i not in _quat_coords(b) else v for i, v in enumerate(b.joint_target_q)]
 
 
+def _balance_inertias(b):
+    """Make every body's principal moments satisfy A + B >= C (PhysX accepts such bodies,
+    MuJoCo refuses them): raise the two smaller moments by the missing amount. Returns the
+    labels of the bodies changed."""
+    fixed = []
+    for i, inertia in enumerate(b.body_inertia):
+        m = np.array(inertia, np.float64).reshape(3, 3)
+        if not np.isfinite(m).all() or not m.any():
+            continue
+        e, R = np.linalg.eigh(0.5 * (m + m.T))
+        if e[0] + e[1] >= e[2] * (1.0 - 8.0 * np.finfo(np.float32).eps):   # (float32 round-off tolerated)
+            continue
+        d = e[2] * (1.0 + 1e-3) - (e[0] + e[1])
+        e[0] += 0.5 * d
+        e[1] += 0.5 * d
+        b.body_inertia[i] = type(inertia)(*(R @ np.diag(e) @ R.T).astype(np.float32).ravel()) \
+            if not isinstance(inertia, np.ndarray) else (R @ np.diag(e) @ R.T)
+        fixed.append(short_name(b.body_label[i]))
+    return fixed
+
+
 def _quat_coords(b):
     newton = _newton()
     out = set()
@@ -354,8 +380,10 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
     # says (a <freejoint>, an authored root joint, or a free jointless body)
     floating = False if options.fix_base_link else (True if kind == "urdf" else None)
     up = _up_axis(sim)
+    keep = []
     if kind == "urdf":
         xml_text = _prepare_urdf(path, root)
+        keep = _urdf_dont_collapse(xml_text)
 
         def make(scale, self_collisions):
             b = _new_builder(options, up)
@@ -364,17 +392,37 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
                 up_axis=up, collapse_fixed_joints=False,
                 ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
                 joint_ordering="dfs", bodies_follow_joint_ordering=True))
-            return _collapse(b, options)
+            return _collapse(b, options, keep)
     elif kind == "mjcf":
         _check_xml(path)
 
+        warned = []
+
         def make(scale, self_collisions):
-            b = _new_builder(options, up)
-            _guarded(path, lambda: b.add_mjcf(
-                path, floating=floating, scale=scale, enable_self_collisions=self_collisions,
-                up_axis=up, collapse_fixed_joints=False,
-                ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
-                parse_mujoco_options=False))
+            def load(source, **kw):
+                b = _new_builder(options, up)
+                _guarded(path, lambda: b.add_mjcf(
+                    source, floating=floating, scale=scale, enable_self_collisions=self_collisions,
+                    up_axis=up, collapse_fixed_joints=False,
+                    ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
+                    parse_mujoco_options=False, **kw))
+                return b
+            try:
+                b = load(path)
+            except AssetParseError as e:
+                if "balanceinertia" not in str(e):
+                    raise
+                # PhysX takes inertias that break A + B >= C; balance them as MuJoCo's
+                # balanceinertia does (principal moments -> their mean) and say which bodies
+                folder = os.path.dirname(path)
+                b = load(_mjcf_with_balanced_inertia(path), path_resolver=lambda base, f: (
+                    f if os.path.isabs(f) else os.path.abspath(os.path.join(base or folder, f))))
+                if not warned:
+                    warned.append(True)
+                    names = _Mjcf(path).unbalanced or ["some bodies"]
+                    warnings.warn(f"asset '{path}': inertia of {', '.join(names)} breaks the triangle "
+                                  "inequality (A + B >= C); balanced as MuJoCo's balanceinertia does "
+                                  "(principal moments set to their mean)", stacklevel=5)
             return _collapse(b, options)
     else:
         def make(scale, self_collisions):
@@ -389,13 +437,22 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
     return Asset(sim, kind, path, options, make)
 
 
-def _collapse(b, options):
+def _collapse(b, options, keep_names=()):
     """AssetOptions.collapse_fixed_joints: merge fixed-joint children into their parents, but
-    keep the root (Newton would also fold a base welded to the world into the world)."""
+    keep the root (Newton would also fold a base welded to the world into the world) and URDF
+    fixed joints marked dont_collapse="true" (e.g. feet that must stay bodies)."""
     if options.collapse_fixed_joints:
-        roots = [j for j in range(len(b.joint_type)) if b.joint_parent[j] == -1]
-        b.collapse_fixed_joints(joints_to_keep=roots)
+        keep = [j for j in range(len(b.joint_type))
+                if b.joint_parent[j] == -1 or short_name(b.joint_label[j]) in keep_names]
+        b.collapse_fixed_joints(joints_to_keep=keep)
     return b
+
+
+def _urdf_dont_collapse(xml_text):
+    """Names of URDF joints with dont_collapse="true"."""
+    root = ET.fromstring(xml_text)
+    return {j.get("name") for j in root.iter("joint")
+            if j.get("dont_collapse", "false").strip().lower() in ("true", "1")}
 
 
 def _up_axis(sim):
@@ -424,7 +481,14 @@ def _guarded(path, fn):
                                   + f": {e}") from None
         except FileNotFoundError as e:
             raise GymlikeFileNotFoundError(f"asset '{path}': {e}") from None
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+        except GymlikeError:
+            raise
+        except StopIteration:
+            raise AssetParseError(f"asset '{path}' could not be imported: the file holds no importable "
+                                  "robot (no links, or a file of another format)") from None
+        except RecursionError:
+            raise AssetParseError(f"asset '{path}' could not be imported: the kinematic tree is too deep") from None
+        except Exception as e:   # Newton's importers raise bare Exception for unsupported elements
             raise AssetParseError(f"asset '{path}' could not be imported: {type(e).__name__}: {e}") from None
     for w in caught:
         msg = str(w.message)
@@ -443,59 +507,109 @@ def _check_xml(path):
                               + f": {e}") from None
 
 
-_MESH_RE = re.compile(r"""filename\s*=\s*(["'])(.*?)\1""")
+# A URDF tag, comment or CDATA block; meshes are only `<mesh>` tags inside <visual>/<collision>.
+_TAG_RE = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<(/?)([A-Za-z_][\w:.-]*)([^>]*?)(/?)>", re.S)
+_URDF_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
+_FILENAME_RE = re.compile(r"""(filename\s*=\s*)(["'])(.*?)\2""")
 
 
 def _prepare_urdf(path, root):
-    """Check the URDF parses, resolve every mesh reference (relative paths, package:// and
-    file:// URIs) to an absolute path, and fail with file and line when one is missing.
-    Returns the URDF text with absolute mesh paths."""
+    """Check the URDF parses and resolve every `<mesh filename=...>` of a <visual> or
+    <collision> geometry (relative paths, package:// and file:// URIs) to an absolute path, as
+    Isaac Gym's importer searches: the URDF's folder, each folder above it, the asset root.
+    A missing collision mesh is an error naming file, line and the folders searched; a missing
+    visual mesh is a warning and that <visual> is dropped. Comments, plugins and other
+    `filename=` attributes are left alone. Returns the URDF text to import."""
     _check_xml(path)
     with open(path, encoding="utf-8") as f:
         text = f.read()
     urdf_dir = os.path.dirname(path)
-    out_lines = []
-    for lineno, line in enumerate(text.splitlines(keepends=True), 1):
-        def sub(m):
-            ref = m.group(2)
-            resolved = _resolve_mesh(ref, urdf_dir, root)
-            if resolved is None:
-                raise GymlikeFileNotFoundError(
-                    f"asset '{path}', line {lineno}: mesh file '{ref}' not found "
-                    f"(searched relative to '{urdf_dir}' and the asset root '{root}')")
-            return f'filename={m.group(1)}{resolved}{m.group(1)}'
-        out_lines.append(_MESH_RE.sub(sub, line))
-    return "".join(out_lines)
+    edits = []          # (start, end, replacement) in text order
+    stack = []          # [tag, start offset, missing-visual flag]
+    for m in _TAG_RE.finditer(text):
+        closing, tag, attrs, selfclose = m.group(1), m.group(2), m.group(3), m.group(4)
+        if tag is None:
+            continue                                    # comment, CDATA, processing instruction
+        if closing:
+            while stack:
+                open_tag, start, missing = stack.pop()
+                if open_tag == tag:
+                    break
+            if tag == "visual" and missing:
+                edits = [e for e in edits if e[0] < start]  # drop edits inside the removed element
+                edits.append((start, m.end(), ""))
+            continue
+        if tag == "joint" and stack and stack[-1][0] == "robot":
+            jt = re.search(r"""\btype\s*=\s*(["'])(.*?)\1""", attrs)
+            if jt is not None and jt.group(2) not in _URDF_JOINT_TYPES:
+                line = text.count("\n", 0, m.start()) + 1
+                raise GymlikeNotImplementedError(
+                    f"asset '{path}', line {line}: joint type '{jt.group(2)}' is not supported by gymlike "
+                    f"(supported: {', '.join(_URDF_JOINT_TYPES)})")
+        if tag == "mesh" and any(t in ("visual", "collision") for t, _, _ in stack):
+            fm = _FILENAME_RE.search(attrs)
+            if fm is not None:
+                ref = fm.group(3)
+                resolved, searched = _resolve_mesh(ref, urdf_dir, root)
+                line = text.count("\n", 0, m.start()) + 1
+                in_visual = next(t for t, _, _ in reversed(stack) if t in ("visual", "collision")) == "visual"
+                if resolved is None and not in_visual:
+                    raise GymlikeFileNotFoundError(
+                        f"asset '{path}', line {line}: collision mesh '{ref}' not found; searched "
+                        + ", ".join(f"'{d}'" for d in searched))
+                if resolved is None:
+                    warnings.warn(f"asset '{path}', line {line}: visual mesh '{ref}' not found "
+                                  "(the link loads without this visual)", stacklevel=4)
+                    for item in reversed(stack):
+                        if item[0] == "visual":
+                            item[2] = True
+                            break
+                else:
+                    a0 = m.start(3) + fm.start(3)
+                    edits.append((a0, a0 + len(ref), resolved))
+        if not selfclose:
+            stack.append([tag, m.start(), False])
+    out, pos = [], 0
+    for a, b_, rep in edits:
+        out.append(text[pos:a])
+        out.append(rep)
+        pos = b_
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _resolve_mesh(ref, urdf_dir, root):
+    """(absolute path or None, folders searched) for a URDF mesh reference."""
+    bases = []
+    for d in _ancestors(urdf_dir) + _ancestors(os.path.abspath(root)):
+        if d not in bases:
+            bases.append(d)
     if ref.startswith("file://"):
-        cand = [ref[len("file://"):]]
+        cand, searched = [ref[len("file://"):]], []
     elif ref.startswith("package://"):
-        rest = ref[len("package://"):]
-        pkg, _, sub = rest.partition("/")
-        cand = []
-        # a package is a directory named `pkg` at or above the URDF or the asset root,
-        # or a sibling of one of those; also accept paths relative to those directories.
-        for base in _ancestors(urdf_dir) + _ancestors(os.path.abspath(root)):
+        pkg, _, sub = ref[len("package://"):].partition("/")
+        cand, searched = [], bases
+        # a package is a folder named `pkg` at or above the URDF or the asset root, or inside
+        # one of those; paths relative to those folders are accepted too
+        for base in bases:
             if os.path.basename(base) == pkg:
                 cand.append(os.path.join(base, sub))
             cand.append(os.path.join(base, pkg, sub))
             cand.append(os.path.join(base, sub))
     elif os.path.isabs(ref):
-        cand = [ref]
+        cand, searched = [ref], []
     else:
-        cand = [os.path.join(urdf_dir, ref), os.path.join(root, ref)]
+        cand, searched = [os.path.join(base, ref) for base in bases], bases
     for c in cand:
         if os.path.isfile(c):
-            return os.path.abspath(c)
-    return None
+            return os.path.abspath(c), searched
+    return None, searched
 
 
-def _ancestors(d):
+def _ancestors(d, depth=8):
     out = []
     d = os.path.abspath(d)
-    for _ in range(6):
+    for _ in range(depth):
         out.append(d)
         parent = os.path.dirname(d)
         if parent == d:
@@ -504,14 +618,45 @@ def _ancestors(d):
     return out
 
 
+def _mjcf_with_balanced_inertia(path):
+    """The MJCF text with <compiler balanceinertia="true"> (includes are kept, resolved by the caller)."""
+    root = ET.parse(path).getroot()
+    comp = root.find("compiler")
+    if comp is None:
+        comp = ET.Element("compiler")
+        root.insert(0, comp)
+    comp.set("balanceinertia", "true")
+    return ET.tostring(root, encoding="unicode")
+
+
+def _expand_includes(root, folder, depth=0):
+    """Replace every MJCF <include file=...> by the children of the included file's root, as
+    MuJoCo's compiler does (paths relative to the including file's folder)."""
+    if depth > 16:
+        raise AssetParseError(f"MJCF includes nested deeper than 16 levels under '{folder}'")
+    for parent in list(root.iter()):
+        for i, child in reversed(list(enumerate(list(parent)))):
+            if child.tag != "include" or not child.get("file"):
+                continue
+            path = os.path.join(folder, child.get("file"))
+            if not os.path.isfile(path):
+                raise GymlikeFileNotFoundError(f"MJCF include file not found: '{path}'")
+            sub = _expand_includes(ET.parse(path).getroot(), os.path.dirname(path), depth + 1)
+            parent.remove(child)
+            for k, el in enumerate(list(sub)):
+                parent.insert(i + k, el)
+    return root
+
+
 class _Mjcf:
     """What gymlike needs from an MJCF file beyond Newton's import, with default classes
     resolved: the `<joint>`s of every body (name, type) in file order, and the actuators."""
 
     def __init__(self, path):
         self.body_joints, self.actuators, self.has_tendons = {}, [], False
+        self.unbalanced = []     # bodies whose authored inertia breaks A + B >= C
         try:
-            root = ET.parse(path).getroot()
+            root = _expand_includes(ET.parse(path).getroot(), os.path.dirname(path))
         except (ET.ParseError, OSError):
             return
         self.has_tendons = root.find("tendon") is not None
@@ -559,6 +704,14 @@ class _Mjcf:
                     joints.append((j.get("name", ""), t))
             if child.get("name"):
                 self.body_joints[child.get("name")] = joints
+            inertial = child.find("inertial")
+            if inertial is not None and inertial.get("diaginertia"):
+                try:
+                    e = sorted(float(v) for v in inertial.get("diaginertia").split())
+                    if len(e) == 3 and e[0] + e[1] < e[2]:
+                        self.unbalanced.append(child.get("name", "<unnamed body>"))
+                except ValueError:
+                    pass
             self._walk(child, cc)
 
 

@@ -1,10 +1,10 @@
 """Rigid body attractors: a spring-damper that pulls a point of a body (the `offset` frame) to a
-target pose, on the selected axes (AXIS_X/Y/Z for translation, any rotation bit for rotation).
+target pose (given in the env frame, as Isaac Gym's examples use it), on the selected axes (AXIS_X/Y/Z for translation, any rotation bit for rotation).
 Isaac Gym drives a PhysX D6 joint to a kinematic target; here the same law
     F = k (x* - x) - d v,   tau = k rotvec(q* q^-1) - d w
 is added to the body's external wrench every substep, one launch for all attractors. Like the
-PhysX drive it is integrated implicitly (backward Euler on the body's own mass and smallest
-principal inertia), so stiff, heavily damped attractors on light bodies stay stable."""
+PhysX drive it is integrated implicitly (backward Euler on the attached point's effective mass
+and the body's smallest principal inertia), so stiff, heavily damped attractors on light bodies stay stable."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import warp as wp
 from .enums import AXIS_ROTATION, AXIS_X, AXIS_Y, AXIS_Z
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 from .runtime import wp as _wp
-from .types import AttractorProperties, Transform
+from .types import AttractorProperties, Transform, coerce
 
 
 @wp.func
@@ -47,7 +47,15 @@ def attractor_wrenches(body: wp.array(dtype=wp.int32), target: wp.array(dtype=wp
     m = axes[i]
     vx = wp.spatial_top(v) + wp.cross(w, x - com)          # velocity of the attached point
     e = wp.transform_get_translation(T) - x
-    f = implicit_spring(e, vx, ke[i], kd[i], body_mass[b], h)
+    # the point's effective mass: a force off the COM also spins the body, so the point moves
+    # as if lighter (1/m_eff = 1/m + r^2/I); integrating on m alone overshoots stiff attractors
+    I = body_inertia[b]
+    i_min = wp.min(I[0, 0], wp.min(I[1, 1], I[2, 2]))
+    r = x - com
+    m_eff = body_mass[b]
+    if m_eff > 0.0 and i_min > 0.0:
+        m_eff = 1.0 / (1.0 / m_eff + wp.dot(r, r) / i_min)
+    f = implicit_spring(e, vx, ke[i], kd[i], m_eff, h)
     if (m & 1) == 0:
         f = wp.vec3(0.0, f[1], f[2])
     if (m & 2) == 0:
@@ -64,8 +72,6 @@ def attractor_wrenches(body: wp.array(dtype=wp.int32), target: wp.array(dtype=wp
         rotvec = 2.0 * u                                   # small-angle limit
         if s > 1.0e-8:
             rotvec = (2.0 * wp.atan2(s, qe[3]) / s) * u
-        I = body_inertia[b]
-        i_min = wp.min(I[0, 0], wp.min(I[1, 1], I[2, 2]))
         t = t + implicit_spring(rotvec, w, ke[i], kd[i], i_min, h)
     wp.atomic_add(body_f, b, wp.spatial_vector(f, t))
 
@@ -115,8 +121,7 @@ class Attractors:
 
     def set_target(self, env, handle, target, what="set_attractor_target"):
         it = self.item(env, handle, what)
-        if not isinstance(target, Transform):
-            raise GymlikeTypeError(f"{what}: expected gymapi.Transform, got {type(target).__name__}")
+        target = coerce(Transform, target, what)
         it[2].target = Transform(target.p, target.r)
         self.arrays = None
 
@@ -137,9 +142,11 @@ class Attractors:
         sim, dev = self.sim, self.sim.device
         tr = lambda t: [t.p.x, t.p.y, t.p.z, t.r.x, t.r.y, t.r.z, t.r.w]  # noqa: E731
         body = [sim.env_start(env, "body") + h for env, h, _ in self.items]
+        target = np.array([tr(p.target) for _, _, p in self.items], np.float32)
+        target[:, 0:3] += np.array([env.origin for env, _, _ in self.items], np.float32)  # env frame -> world
         return dict(
             body=wp_.array(np.array(body, np.int32), dtype=wp_.int32, device=dev),
-            target=wp_.array(np.array([tr(p.target) for _, _, p in self.items], np.float32), dtype=wp_.transform, device=dev),
+            target=wp_.array(target, dtype=wp_.transform, device=dev),
             offset=wp_.array(np.array([tr(p.offset) for _, _, p in self.items], np.float32), dtype=wp_.transform, device=dev),
             axes=wp_.array(np.array([int(p.axes) for _, _, p in self.items], np.int32), dtype=wp_.int32, device=dev),
             ke=wp_.array(np.array([p.stiffness for _, _, p in self.items], np.float32), dtype=wp_.float32, device=dev),

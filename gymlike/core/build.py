@@ -18,6 +18,42 @@ class HostTables:
     """numpy copies of the index maps (for the handle API, never used in the step path)."""
 
 
+def one_world(sim):
+    """Whether all envs share one Newton world (isolated by collision groups) instead of one
+    world per env: when an actor in collision group -1 must collide with every env (Isaac Gym's
+    projectiles), or, on SIM_PHYSX, when envs hold different actors (Newton's MuJoCo solver
+    needs identical worlds when it steps them separately)."""
+    if len(sim.envs) < 2:
+        return False
+    if any(a.group == -1 for e in sim.envs for a in e.actors):
+        return True
+    if sim.type == SimType.SIM_PHYSX:
+        sig0 = _env_signature(sim.envs[0])
+        return any(_env_signature(e) != sig0 for e in sim.envs[1:])
+    return False
+
+
+def _plan_collisions_shared(env, counter):
+    """One world for all envs: a positive group unique to each (env, Isaac Gym group) keeps envs
+    apart; group -1 actors get a unique negative group (they collide with everything); a
+    non-zero uniform filter drops self-collisions through the importer's filter pairs."""
+    plan = []
+    for a in env.actors:
+        f = a.shape_props["filter"]
+        uniform = a.asset.shape_count == 0 or bool((f == f[0]).all())
+        fval = int(f[0]) if a.asset.shape_count else 0
+        if a.group == -1:
+            counter["neg"] -= 1
+            plan.append((counter["neg"], True))
+        else:
+            key = (env.index, a.group)
+            if key not in counter:
+                counter["pos"] += 1
+                counter[key] = counter["pos"]
+            plan.append((counter[key], not (uniform and fval != 0)))
+    return plan
+
+
 def _plan_collisions(env):
     """Newton collision group per actor and whether its own shapes may collide (Isaac Gym group
     and filter semantics inside one env; envs are separate worlds and never collide).
@@ -62,9 +98,14 @@ def build_model(sim):
     a_q0 = np.zeros(n_act, np.int64)
     k = 0
     collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
+    sim.one_world = one_world(sim)
+    counter = {"pos": 0, "neg": -1}     # (ground and static shapes use -1)
+    if sim.one_world:
+        b.begin_world(label="envs")
     for env in sim.envs:
-        b.begin_world(label=f"env_{env.index}")
-        plan = _plan_collisions(env)
+        if not sim.one_world:
+            b.begin_world(label=f"env_{env.index}")
+        plan = _plan_collisions_shared(env, counter) if sim.one_world else _plan_collisions(env)
         env_shapes = []
         for a, (group, self_coll) in zip(env.actors, plan):
             sub = a.asset.builder(a.scale, self_coll)
@@ -81,6 +122,9 @@ def build_model(sim):
             env_shapes.append((a, int(a_shape0[k])))
             k += 1
         _filter_pairs(b, env_shapes, plan)
+        if not sim.one_world:
+            b.end_world()
+    if sim.one_world:
         b.end_world()
     for plane in sim.planes:
         cfg = newton.ModelBuilder.ShapeConfig(mu=float(plane.static_friction),
@@ -159,6 +203,14 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     h.num_actors, h.num_dofs = n_act, num_dofs
     h.num_bodies = int(h.actor_nbody.sum())
     h.body_world = model.body_world.numpy()
+    h.body_env = np.repeat(h.actor_env, h.actor_nbody).astype(np.int32)   # env of each body
+    shape_body = model.shape_body.numpy()
+    h.shape_env = np.where(shape_body >= 0, h.body_env[np.maximum(shape_body, 0)] if len(h.body_env) else -1,
+                           -1).astype(np.int32)
+    # Isaac Gym's positions are env-local: every position crossing the API is the Newton (world)
+    # position minus the origin of the body's env (see python_bindings_docs/frames.md)
+    h.body_origin = np.concatenate([np.repeat(a.env.origin[None].astype(np.float32), a.asset.body_count, 0)
+                                    for a in actors]) if actors else np.zeros((0, 3), np.float32)
     if h.num_bodies != model.body_count:
         raise GymlikeRuntimeError(f"internal: {model.body_count} Newton bodies for {h.num_bodies} gymlike bodies")
     sim.host = h
@@ -174,6 +226,8 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.dof_effort_limit = wp.zeros(num_dofs, dtype=wp.float32, device=dev)
     d.dof_effort = wp.zeros(num_dofs, dtype=wp.float32, device=dev)
     d.body_force = wp.zeros(h.num_bodies, dtype=wp.spatial_vector, device=dev)
+    d.body_origin = wp.array(h.body_origin.reshape(-1, 3), dtype=wp.vec3, device=dev)
+    d.body_env = wp.array(h.body_env, dtype=wp.int32, device=dev)
     d.no_gravity = wp.zeros(h.num_bodies, dtype=wp.int32, device=dev)
     d.lin_damp = wp.zeros(h.num_bodies, dtype=wp.float32, device=dev)
     d.ang_damp = wp.zeros(h.num_bodies, dtype=wp.float32, device=dev)
@@ -186,11 +240,40 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.velocity_clamp = False           # set by props.write_dof_props (SIM_PHYSX only)
     sim.dev = d
 
+    h.dof_axis_inertia = _dof_axis_inertia(model, h, actors)
+    d.dof_axis_inertia = wp.array(h.dof_axis_inertia, dtype=wp.float32, device=dev)
+
     # per-body damping from AssetOptions (Isaac Gym applies them to every body of the asset)
     lin = np.concatenate([np.full(a.asset.body_count, a.asset.options.linear_damping, np.float32) for a in actors])
     ang = np.concatenate([np.full(a.asset.body_count, a.asset.options.angular_damping, np.float32) for a in actors])
     d.lin_damp.assign(lin)
     d.ang_damp.assign(ang)
+
+
+def _dof_axis_inertia(model, h, actors):
+    """Per DOF, a lower bound of the inertia the drive moves: the child body's moment about the
+    joint axis (its mass, for a translation). Drives stiff for that inertia get PhysX's implicit
+    damping (kernels.drive_gains)."""
+    from .enums import DofType
+    n = h.num_dofs
+    if n == 0:
+        return np.zeros(0, np.float32)
+    qd = h.dof_qd.astype(np.int64)
+    start = model.joint_qd_start.numpy()
+    joint = np.searchsorted(start, qd, side="right") - 1
+    child = model.joint_child.numpy()[joint]
+    xc = model.joint_X_c.numpy()[joint].astype(np.float64)
+    axis = model.joint_axis.numpy()[qd].astype(np.float64)
+    u, w = xc[:, 3:6], xc[:, 6:7]                   # rotate the axis into the child frame
+    t = 2.0 * np.cross(u, axis)
+    a = axis + w * t + np.cross(u, t)
+    a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+    mass = model.body_mass.numpy().astype(np.float64)[child]
+    inertia = model.body_inertia.numpy().astype(np.float64).reshape(-1, 3, 3)[child]
+    r = model.body_com.numpy().astype(np.float64)[child] - xc[:, 0:3]
+    rot = np.einsum("ni,nij,nj->n", a, inertia, a) + mass * (np.cross(r, a) ** 2).sum(1)
+    lin = np.concatenate([np.asarray(a_.asset.dof_types) == DofType.DOF_TRANSLATION for a_ in actors])
+    return np.where(lin, mass, rot).astype(np.float32)
 
 
 def _make_solver(sim):
@@ -209,22 +292,15 @@ def _make_solver(sim):
             # prepare_sim, overrides solver options; gymlike.envs tasks set it from `sim.mujoco:`
             opts = dict(cone="elliptic")
             opts.update(getattr(sim, "mujoco_options", None) or {})
+            newton_contacts = newton_contacts or sim.one_world    # isolation by collision groups
             sim.solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts,
+                                                     separate_worlds=not sim.one_world,
                                                      **{**_mujoco_capacity(sim, opts["cone"]), **opts})
             if newton_contacts:
                 sim.pipeline = newton.CollisionPipeline(model)
                 sim.contacts = sim.pipeline.contacts()
         except ValueError as e:
-            msg = str(e)
-            if "homogeneous" in msg or "Global world" in msg:
-                sig0 = _env_signature(sim.envs[0])
-                differ = [e_.index for e_ in sim.envs if _env_signature(e_) != sig0]
-                shown = ", ".join(map(str, differ[:20])) + (" ..." if len(differ) > 20 else "")
-                raise GymlikeValueError(
-                    f"prepare_sim: SIM_PHYSX (Newton's MuJoCo solver) needs every env to hold the "
-                    f"same actors (same assets in the same order); env(s) {shown} differ from "
-                    f"env 0. Use SIM_FLEX (XPBD) for heterogeneous envs. Newton said: {msg}") from None
-            raise
+            raise GymlikeRuntimeError(f"prepare_sim: Newton's MuJoCo solver refused the model: {e}") from e
     else:
         fp = sim.params.flex
         sim.solver = newton.solvers.SolverXPBD(model, iterations=max(2, int(fp.num_outer_iterations)),
@@ -239,12 +315,18 @@ def _mujoco_capacity(sim, cone="elliptic"):
     the colliding shapes of one env instead: a few contacts per shape, constraint rows per
     contact (3 with elliptic cones, 4 with pyramidal ones, condim 3) plus limit and friction-loss
     rows per DOF."""
-    env = sim.envs[0]
-    shapes = sum(a.asset.shape_count for a in env.actors) + len(sim.planes) + len(sim.static_meshes)
-    dofs = sum(a.asset._newton_dof_count for a in env.actors)
-    nconmax = max(48, 6 * shapes)
-    if sim.static_meshes:   # Newton's pipeline reports several contacts per shape on a mesh/heightfield
-        nconmax = max(nconmax, 16 * shapes)
+    def per_env(env):
+        shapes = sum(a.asset.shape_count for a in env.actors) + len(sim.planes) + len(sim.static_meshes)
+        dofs = sum(a.asset._newton_dof_count for a in env.actors)
+        nconmax = max(48, 6 * shapes)
+        if sim.static_meshes or getattr(sim, "one_world", False):
+            nconmax = max(nconmax, 16 * shapes)   # Newton's pipeline reports several contacts per shape
+        return nconmax, dofs
+    sizes = [per_env(e) for e in sim.envs] or [(48, 0)]
+    if getattr(sim, "one_world", False):      # one world holds every env: capacities add up
+        nconmax, dofs = sum(c for c, _ in sizes), sum(d for _, d in sizes)
+    else:
+        nconmax, dofs = max(c for c, _ in sizes), max(d for _, d in sizes)
     rows = 3 if cone == "elliptic" else 4
     return dict(nconmax=nconmax, njmax=rows * nconmax + 2 * dofs + 8)
 

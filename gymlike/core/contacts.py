@@ -30,7 +30,7 @@ import warp as wp
 from . import observables as OBS
 from .enums import SimType
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
-from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3
+from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, coerce
 
 
 # ============================================================================ kernels
@@ -202,7 +202,7 @@ def rigid_contacts(sim, env, what):
     s1 = c.rigid_contact_shape1.numpy()[:n]
     shape_body = m.shape_body.numpy()
     b0, b1 = shape_body[s0], shape_body[s1]
-    world = h.body_world
+    world = h.body_env                       # env of each body (one world may hold every env)
     w0 = np.where(b0 >= 0, world[np.maximum(b0, 0)], -1)
     w1 = np.where(b1 >= 0, world[np.maximum(b1, 0)], -1)
     if env is not None:
@@ -211,7 +211,7 @@ def rigid_contacts(sim, env, what):
             return out_empty
     else:
         keep = np.ones(n, bool)
-    bws = m.body_world_start.numpy()
+    bws = np.array([sim.env_start(e, "body") for e in sim.envs], np.int64)
     p0 = c.rigid_contact_point0.numpy()[:n] + c.rigid_contact_offset0.numpy()[:n]
     p1 = c.rigid_contact_point1.numpy()[:n] + c.rigid_contact_offset1.numpy()[:n]
     nrm = c.rigid_contact_normal.numpy()[:n].astype(np.float64)
@@ -285,8 +285,7 @@ def create_asset_force_sensor(asset, body_idx, local_pose, props, what="create_a
                                 f"for asset {asset.name}")
     if local_pose is None:
         local_pose = Transform()
-    if not isinstance(local_pose, Transform):
-        raise GymlikeTypeError(f"{what}: local_pose must be gymapi.Transform, got {type(local_pose).__name__}")
+    local_pose = coerce(Transform, local_pose, f"{what}: local_pose")
     if props is None:
         props = ForceSensorProperties()
     if not isinstance(props, ForceSensorProperties):

@@ -18,7 +18,7 @@ import warp as wp
 
 from . import kernels as K
 from .errors import GymlikeTypeError, GymlikeValueError
-from .types import Vec3
+from .types import Vec3, coerce, number
 from .runtime import wp as _wp
 
 
@@ -55,9 +55,7 @@ def dof_values(values, n, what, arg="values"):
 
 
 def scalar(v, what, arg="value"):
-    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise GymlikeTypeError(f"{what}: {arg} must be a number, got {type(v).__name__}")
-    v = float(v)
+    v = number(v, f"{what}: {arg}")
     if not np.isfinite(v):
         raise GymlikeValueError(f"{what}: {arg} must be finite, got {v}")
     return v
@@ -66,8 +64,7 @@ def scalar(v, what, arg="value"):
 def vec3(v, what, arg):
     if v is None:
         return None
-    if not isinstance(v, Vec3):
-        raise GymlikeTypeError(f"{what}: {arg} must be gymapi.Vec3 or None, got {type(v).__name__}")
+    v = coerce(Vec3, v, f"{what}: {arg}")
     a = np.array([v.x, v.y, v.z], np.float64)
     if not np.isfinite(a).all():
         raise GymlikeValueError(f"{what}: {arg} must be finite, got {v}")

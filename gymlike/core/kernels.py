@@ -12,10 +12,16 @@ DOF_MODE_EFFORT = wp.constant(3)
 
 @wp.kernel
 def drive_gains(mode: wp.array(dtype=wp.int32), stiffness: wp.array(dtype=wp.float32),
-                damping: wp.array(dtype=wp.float32), dof_qd: wp.array(dtype=wp.int32),
+                damping: wp.array(dtype=wp.float32), dof_qd: wp.array(dtype=wp.int32), h: float,
+                axis_inertia: wp.array(dtype=wp.float32), armature: wp.array(dtype=wp.float32),
                 ke: wp.array(dtype=wp.float32), kd: wp.array(dtype=wp.float32)):
     """Isaac Gym drive modes as gains of Newton's PD drive:
-    POS: ke*(q*-q) + kd*(qd*-qd); VEL: kd*(qd*-qd); NONE/EFFORT: no drive."""
+    POS: ke*(q*-q) + kd*(qd*-qd); VEL: kd*(qd*-qd); NONE/EFFORT: no drive.
+    h > 0 (MuJoCo, substep length h): PhysX drives are implicit, F = ke (q* - q_next) + ...
+    = ke (q* - q) - (kd + h ke) v_next + kd v*, stable for any stiffness. MuJoCo's stiffness
+    term is explicit (a stiff drive on a light link, h^2 ke > inertia, diverges in a few steps)
+    and its damping implicit: such drives get kd + h ke. Others keep kd, because MuJoCo's
+    implicit damping also slows a drive saturated at its effort limit, which PhysX's does not."""
     i = wp.tid()
     m = mode[i]
     d = dof_qd[i]
@@ -24,6 +30,8 @@ def drive_gains(mode: wp.array(dtype=wp.int32), stiffness: wp.array(dtype=wp.flo
     if m == DOF_MODE_POS:
         k = stiffness[i]
         c = damping[i]
+        if h * h * k > axis_inertia[i] + armature[d]:
+            c = c + h * k
     elif m == DOF_MODE_VEL:
         c = damping[i]
     ke[d] = k
@@ -76,8 +84,10 @@ def body_wrenches(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=
 
 @wp.kernel
 def find_nan_worlds(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
-                    body_world: wp.array(dtype=wp.int32), bad: wp.array(dtype=wp.int32),
+                    body_env: wp.array(dtype=wp.int32), bad: wp.array(dtype=wp.int32),
                     count: wp.array(dtype=wp.int32)):
+    """Flag the env of every body whose state is NaN/inf or has diverged (a speed above 1e5 m/s
+    or rad/s: finite garbage that no Isaac Gym scene reaches and no later step recovers from)."""
     b = wp.tid()
     X = body_q[b]
     v = body_qd[b]
@@ -86,8 +96,11 @@ def find_nan_worlds(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtyp
         s += X[k]
     for k in range(6):
         s += v[k]
-    if not wp.isfinite(s):
-        w = body_world[b]
+    fast = float(0.0)
+    for k in range(6):
+        fast = wp.max(fast, wp.abs(v[k]))
+    if not wp.isfinite(s) or fast > 1.0e5:
+        w = body_env[b]
         if w >= 0:
             bad[w] = 1
         wp.atomic_add(count, 0, 1)

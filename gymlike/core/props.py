@@ -11,6 +11,7 @@ from . import kernels as K
 from .asset import UNLIMITED
 from .enums import RIGID_BODY_DISABLE_GRAVITY
 from .sim import _wp
+from .types import number
 
 OPEN_LIMIT = 0.5 * UNLIMITED      # the range written for DOFs without limits
 NO_VELOCITY_LIMIT = 1e6           # Newton's default velocity limit: no limit
@@ -52,6 +53,8 @@ def write_dof_props(sim, ig_dofs, props, armature_changed=True):
     has = props["hasLimits"].astype(bool)
     lower = np.where(has, np.clip(props["lower"], -OPEN_LIMIT, OPEN_LIMIT), -OPEN_LIMIT).astype(np.float32)
     upper = np.where(has, np.clip(props["upper"], -OPEN_LIMIT, OPEN_LIMIT), OPEN_LIMIT).astype(np.float32)
+    # a locked DOF (lower == upper, which PhysX accepts) gets a 1e-5 wide range: MuJoCo needs lower < upper
+    upper = np.where(upper <= lower, lower + np.maximum(1e-5, 1e-5 * np.abs(lower)), upper).astype(np.float32)
     scatter(sim, m.joint_limit_lower, qd, lower)
     scatter(sim, m.joint_limit_upper, qd, upper)
     effort = np.minimum(props["effort"].astype(np.float64), UNLIMITED).astype(np.float32)
@@ -73,10 +76,28 @@ def write_dof_props(sim, ig_dofs, props, armature_changed=True):
     h.dof_velocity_limit[ig_dofs] = vlim
     from .enums import SimType
     d.velocity_clamp = bool(sim.type == SimType.SIM_PHYSX and h.dof_velocity_limit.any())
-    wp.launch(K.drive_gains, dim=d.num_dofs, device=sim.device,
-              inputs=[d.dof_mode, d.dof_stiffness, d.dof_damping, d.dof_qd, m.joint_target_ke, m.joint_target_kd])
+    write_drive_gains(sim, notify_solver=False)
     # (the inertial notify makes MuJoCo recompute its constants: ~20 ms, only when needed)
     notify(sim, "JOINT_DOF_FORCE_PROPERTIES", *(["JOINT_DOF_INERTIAL_PROPERTIES"] if armature_changed else []))
+
+
+def write_drive_gains(sim, notify_solver=True):
+    """Newton drive gains from the Isaac Gym DOF modes, stiffness and damping (and the substep)."""
+    wp, m, d = _wp(), sim.model, sim.dev
+    wp.launch(K.drive_gains, dim=d.num_dofs, device=sim.device,
+              inputs=[d.dof_mode, d.dof_stiffness, d.dof_damping, d.dof_qd, implicit_drive_step(sim),
+                      d.dof_axis_inertia, m.joint_armature, m.joint_target_ke, m.joint_target_kd])
+    if notify_solver:
+        notify(sim, "JOINT_DOF_FORCE_PROPERTIES")
+
+
+def implicit_drive_step(sim):
+    """Substep length that turns PhysX's implicit drive stiffness into damping on SIM_PHYSX
+    (kernels.drive_gains); 0 on SIM_FLEX, whose XPBD drives are already implicit."""
+    from .enums import SimType
+    if sim.type != SimType.SIM_PHYSX:
+        return 0.0
+    return float(sim.params.dt) / max(1, int(sim.params.substeps))
 
 
 # ---------------------------------------------------------------------------- rigid bodies
@@ -325,9 +346,7 @@ def check_shape_props(props, n, what):
             raise GymlikeTypeError(f"{what}: props[{i}] must be gymapi.RigidShapeProperties, got {type(p).__name__}")
         for f in SHAPE_FIELDS[:-1]:
             v = getattr(p, f)
-            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-                raise GymlikeTypeError(f"{what}: props[{i}].{f} must be a number, got {v!r}")
-            v = float(v)
+            v = number(v, f"{what}: props[{i}].{f}")
             if not np.isfinite(v) or v < 0:
                 raise GymlikeValueError(f"{what}: props[{i}].{f} must be a finite number >= 0, got {v}")
             if f == "restitution" and v > 1:
@@ -362,9 +381,7 @@ def set_actor_scale(actor, scale, what):
     asset re-imported at that scale; mass *s^3, inertia *s^5, COM *s, prismatic limits *s."""
     from .enums import DofType
     from .errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
-    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
-        raise GymlikeTypeError(f"{what}: scale must be a number, got {type(scale).__name__}")
-    scale = float(scale)
+    scale = number(scale, f"{what}: scale")
     if not np.isfinite(scale) or scale <= 0:
         raise GymlikeValueError(f"{what}: scale must be a finite number > 0, got {scale}")
     if scale == actor.scale:

@@ -19,7 +19,8 @@ from .asset import Asset, UNLIMITED
 from .enums import (RIGID_BODY_DISABLE_GRAVITY, DofDriveMode, SimType, UpAxis)
 from .errors import (GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError,
                      SimulationNaNError)
-from .types import (DOF_PROPERTIES_DTYPE, DOF_STATE_DTYPE, PlaneParams, SimParams, Transform, Vec3)
+from .types import (DOF_PROPERTIES_DTYPE, DOF_STATE_DTYPE, PlaneParams, SimParams, Transform, Vec3,
+                    coerce, number)
 
 _warned_gpu = False
 
@@ -104,6 +105,11 @@ class Actor:
         return f"<gymlike Actor '{self.name}' ({self.asset.name}) handle {self.handle} in env {self.env.index}>"
 
 
+# attributes build_model sets on a Sim (removed again when it fails)
+_BUILT = ("model", "solver", "host", "dev", "pipeline", "contacts", "step_kwargs", "state", "state_next",
+          "control", "joint_state_stale", "one_world", "builder_stats")
+
+
 # ============================================================================ sim
 class Sim:
     _next_id = 0
@@ -167,9 +173,11 @@ class Sim:
     def create_env(self, lower, upper, num_per_row):
         self.check_building("create_env")
         for nm, v in (("lower", lower), ("upper", upper)):
-            if not isinstance(v, Vec3):
-                raise GymlikeTypeError(f"create_env: {nm} must be gymapi.Vec3, got {type(v).__name__}")
-        if isinstance(num_per_row, bool) or not isinstance(num_per_row, (int, np.integer)) or num_per_row < 1:
+            coerce(Vec3, v, f"create_env: {nm}")
+        lower, upper = coerce(Vec3, lower, "create_env"), coerce(Vec3, upper, "create_env")
+        if not isinstance(num_per_row, bool):
+            num_per_row = number(num_per_row, "create_env: num_per_row", integer=True)
+        if isinstance(num_per_row, bool) or num_per_row < 1:
             raise GymlikeValueError(f"create_env: num_per_row must be a positive int, got {num_per_row!r}")
         i = len(self.envs)
         col, row = i % num_per_row, i // num_per_row
@@ -189,11 +197,12 @@ class Sim:
             raise GymlikeTypeError(f"create_actor: asset must be a gymlike Asset, got {type(asset).__name__}")
         if asset.sim is not self:
             raise GymlikeValueError("create_actor: the asset was loaded for another sim")
-        if not isinstance(pose, Transform):
-            raise GymlikeTypeError(f"create_actor: pose must be gymapi.Transform, got {type(pose).__name__}")
+        pose = coerce(Transform, pose, "create_actor: pose")
         for nm, v in (("group", group), ("filter", filter_), ("segmentationId", seg_id)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            if isinstance(v, bool):
                 raise GymlikeTypeError(f"create_actor: {nm} must be an int, got {v!r}")
+        group, filter_, seg_id = (number(v, f"create_actor: {nm}", integer=True) for nm, v in
+                                  (("group", group), ("filter", filter_), ("segmentationId", seg_id)))
         vals = [pose.p.x, pose.p.y, pose.p.z, pose.r.x, pose.r.y, pose.r.z, pose.r.w]
         if not np.isfinite(vals).all():
             raise GymlikeValueError(f"create_actor: pose contains non-finite values: {pose}")
@@ -252,7 +261,15 @@ class Sim:
         if not self.envs or not any(e.actors for e in self.envs):
             raise GymlikeRuntimeError(f"{what}: the sim has no actors yet; create envs and actors first")
         from .build import build_model
-        build_model(self)
+        try:
+            build_model(self)
+        except BaseException:
+            # a failed build leaves the sim as before the call: still open for creation, and
+            # the same script continues once the cause is removed
+            for name in _BUILT:
+                self.__dict__.pop(name, None)
+            self.model = self.solver = None
+            raise
 
     def prepare_sim(self):
         self.ensure_ready("prepare_sim")
@@ -368,7 +385,7 @@ class Sim:
     def _check_nan(self):
         d = self.dev
         self._launcher()(("nan", id(self.state)), K.find_nan_worlds, d.num_bodies,
-                         (self.state.body_q, self.state.body_qd, self.model.body_world, d.nan_worlds, d.nan_count))
+                         (self.state.body_q, self.state.body_qd, d.body_env, d.nan_worlds, d.nan_count))
         self._nan_unread += 1
         if self._nan_unread < max(1, int(self.nan_check_interval)):
             return
@@ -381,7 +398,7 @@ class Sim:
             shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
             when = f"at frame {self.frame}" if first == self.frame else f"between frames {first} and {self.frame}"
             err = SimulationNaNError(
-                f"simulate: the state became NaN/inf in env(s) {shown} {when}; "
+                f"simulate: the state became NaN/inf or diverged (a speed above 1e5) in env(s) {shown} {when}; "
                 "check gains (too stiff for dt), masses and applied forces, then reset those envs")
             err.envs = bad     # env indices, for code that resets them and goes on (gymlike.envs)
             raise err
@@ -393,9 +410,13 @@ class Sim:
         _check_params(params)
         if params.up_axis != self.params.up_axis and self.finalized:
             raise GymlikeValueError("set_sim_params: up_axis cannot change after the sim is finalized")
+        step_changed = (params.dt, params.substeps) != (self.params.dt, self.params.substeps)
         self.params = copy.deepcopy(params)
         if self.finalized:
             self.apply_gravity()
+            if step_changed and self.dev.num_dofs:
+                from .props import write_drive_gains
+                write_drive_gains(self)       # drive damping depends on the substep length
 
     def apply_gravity(self):
         import newton

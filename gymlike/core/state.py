@@ -1,7 +1,7 @@
 """Handle-API state access: rigid body states and DOF states as Isaac Gym structured arrays.
 
-Frames: actor- and env-level states are in the env frame (env origin subtracted), sim-level
-states in the sim (global) frame. Writes go through joint coordinates so every solver sees them:
+Frames: every position is in its env's frame (Newton position minus the env origin), at actor,
+env and sim level alike, as in the tensor API. Writes go through joint coordinates so every solver sees them:
 body poses -> eval_ik -> joint_q -> eval_fk (MuJoCo reads joint_q, XPBD reads body_q)."""
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ def _body_rows(sim, b0, n):
     q = st.body_q[b0:b0 + n].numpy()
     qd = st.body_qd[b0:b0 + n].numpy()
     return np.concatenate([q, qd], 1).astype(np.float32)
+
+
+def sim_origins(sim):
+    """(num_bodies, 3) env origin of every body (sim-level reads and writes)."""
+    return sim.host.body_origin
 
 
 def _rows_to_states(rows, origin, flags):

@@ -4,7 +4,8 @@ refresh kernels that fill them and the (indexed) setters that write the simulati
 Semantics (Isaac Gym's): a buffer is allocated once per sim (acquire twice -> same buffer), is
 filled by `refresh_*` only (stale in between), and writing into it changes nothing until the
 matching `set_*` call. Every refresh/set is a fixed number of Warp launches over all entities or
-over the listed actors: no Python loop over envs or actors. Positions are in the sim frame.
+over the listed actors: no Python loop over envs or actors. Positions are in each env's frame
+(Newton position minus the env origin), as in Isaac Gym.
 
 The per-step launches are recorded Warp launches (core/launch.py). DOF forces, Jacobians and
 mass matrices are computed in core/dynamics.py, contact forces and force sensors in
@@ -69,12 +70,16 @@ class GymTensor:
 # ============================================================================ kernels
 @wp.kernel
 def _gather_roots(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
-                  root_body: wp.array(dtype=wp.int32), out: wp.array2d(dtype=wp.float32)):
+                  root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
+                  out: wp.array2d(dtype=wp.float32)):
     i = wp.tid()
     b = root_body[i]
     X = body_q[b]
     v = body_qd[b]
-    for k in range(7):
+    o = body_origin[b]
+    for k in range(3):
+        out[i, k] = X[k] - o[k]
+    for k in range(3, 7):
         out[i, k] = X[k]
     for k in range(6):
         out[i, 7 + k] = v[k]
@@ -82,11 +87,14 @@ def _gather_roots(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=
 
 @wp.kernel
 def _gather_bodies(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
-                   out: wp.array2d(dtype=wp.float32)):
+                   body_origin: wp.array(dtype=wp.vec3), out: wp.array2d(dtype=wp.float32)):
     b = wp.tid()
     X = body_q[b]
     v = body_qd[b]
-    for k in range(7):
+    o = body_origin[b]
+    for k in range(3):
+        out[b, k] = X[k] - o[k]
+    for k in range(3, 7):
         out[b, k] = X[k]
     for k in range(6):
         out[b, 7 + k] = v[k]
@@ -106,13 +114,14 @@ def _scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int
                    floating: wp.array(dtype=wp.int32), root_q0: wp.array(dtype=wp.int32),
                    root_qd0: wp.array(dtype=wp.int32), root_joint: wp.array(dtype=wp.int32),
                    actor_art: wp.array(dtype=wp.int32), joint_X_c: wp.array(dtype=wp.transform),
+                   root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
                    joint_q: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp.float32),
                    joint_X_p: wp.array(dtype=wp.transform), arts: wp.array(dtype=wp.int32)):
-    """Root state rows -> free-joint coordinates (floating actors) or the root joint's parent
-    transform (fixed-base actors: the base is welded where the row puts it)."""
+    """Root state rows (env frame) -> free-joint coordinates (floating actors) or the root
+    joint's parent transform (fixed-base actors: the base is welded where the row puts it)."""
     i = wp.tid()
     a = ids[i]
-    p = wp.vec3(src[a, 0], src[a, 1], src[a, 2])
+    p = wp.vec3(src[a, 0], src[a, 1], src[a, 2]) + body_origin[root_body[a]]
     r = wp.normalize(wp.quat(src[a, 3], src[a, 4], src[a, 5], src[a, 6]))
     if floating[a] != 0:
         q0 = root_q0[a]
@@ -157,10 +166,10 @@ def _scatter_actor_values(src: wp.array(dtype=wp.float32), ids: wp.array(dtype=w
 
 
 @wp.kernel
-def _scatter_bodies(src: wp.array2d(dtype=wp.float32), body_q: wp.array(dtype=wp.transform),
-                    body_qd: wp.array(dtype=wp.spatial_vector)):
+def _scatter_bodies(src: wp.array2d(dtype=wp.float32), body_origin: wp.array(dtype=wp.vec3),
+                    body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector)):
     b = wp.tid()
-    body_q[b] = wp.transform(wp.vec3(src[b, 0], src[b, 1], src[b, 2]),
+    body_q[b] = wp.transform(wp.vec3(src[b, 0], src[b, 1], src[b, 2]) + body_origin[b],
                              wp.normalize(wp.quat(src[b, 3], src[b, 4], src[b, 5], src[b, 6])))
     body_qd[b] = wp.spatial_vector(src[b, 7], src[b, 8], src[b, 9], src[b, 10], src[b, 11], src[b, 12])
 
@@ -169,8 +178,8 @@ def _scatter_bodies(src: wp.array2d(dtype=wp.float32), body_q: wp.array(dtype=wp
 def _add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(dtype=wp.float32),
                        pos: wp.array2d(dtype=wp.float32), has_force: int, has_torque: int,
                        has_pos: int, space: int, body_q: wp.array(dtype=wp.transform),
-                       body_com: wp.array(dtype=wp.vec3), body_world: wp.array(dtype=wp.int32),
-                       env_origin: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.spatial_vector)):
+                       body_com: wp.array(dtype=wp.vec3), body_origin: wp.array(dtype=wp.vec3),
+                       out: wp.array(dtype=wp.spatial_vector)):
     """Accumulate user forces/torques into the per-body wrench at the COM (world frame); see
     kernels.user_wrench for `space`."""
     b = wp.tid()
@@ -183,11 +192,7 @@ def _add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(d
         t = wp.vec3(torque[b, 0], torque[b, 1], torque[b, 2])
     if has_pos != 0:
         p = wp.vec3(pos[b, 0], pos[b, 1], pos[b, 2])
-    origin = wp.vec3(0.0)
-    w = body_world[b]
-    if w >= 0:
-        origin = env_origin[w]
-    out[b] = out[b] + K.user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], origin)
+    out[b] = out[b] + K.user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], body_origin[b])
 
 
 # ============================================================================ per-sim state
@@ -214,8 +219,6 @@ class TensorAPI:
         self.arts = wp.zeros(max(1, self.n_act), dtype=wp.int32, device=dev)
         self.host_floating = h.actor_floating.astype(bool)
         self.has_fixed = not self.host_floating.all()
-        self.env_origin = wp.array(np.array([e.origin for e in sim.envs], np.float32).reshape(-1, 3),
-                                   dtype=wp.vec3, device=dev)
         self.buffers = {}
         self.refreshers = {}
         from .launch import Launcher
@@ -280,11 +283,11 @@ class TensorAPI:
 
     def refresh_roots(self, t):
         st = self.sim.state
-        self.launch(("roots", id(st)), _gather_roots, self.n_act, (st.body_q, st.body_qd, self.root_body, t._wp))
+        self.launch(("roots", id(st)), _gather_roots, self.n_act, (st.body_q, st.body_qd, self.root_body, self.sim.dev.body_origin, t._wp))
 
     def refresh_bodies(self, t):
         st = self.sim.state
-        self.launch(("bodies", id(st)), _gather_bodies, self.n_body, (st.body_q, st.body_qd, t._wp))
+        self.launch(("bodies", id(st)), _gather_bodies, self.n_body, (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
 
     def refresh_dofs(self, t):
         if self.n_dof == 0:
@@ -366,7 +369,8 @@ class TensorAPI:
         m, st = self.sim.model, self.sim.state
         self.launch("set_roots", _scatter_roots, n,
                     (src, ids, self.floating, self.root_q0, self.root_qd0, self.root_joint, self.actor_art,
-                     m.joint_X_c, st.joint_q, st.joint_qd, m.joint_X_p, self.arts))
+                     m.joint_X_c, self.root_body, self.sim.dev.body_origin, st.joint_q, st.joint_qd,
+                     m.joint_X_p, self.arts))
         if self.has_fixed and (host is None or not self.host_floating[host].all()):
             from .props import notify
             notify(self.sim, "JOINT_PROPERTIES")
@@ -418,7 +422,7 @@ class TensorAPI:
         src = self.as_array(tensor, what, self.n_body, 13)
         self.sim.sync_joint_state()
         st = self.sim.state
-        wp.launch(_scatter_bodies, dim=self.n_body, device=self.sim.device, inputs=[src, st.body_q, st.body_qd])
+        wp.launch(_scatter_bodies, dim=self.n_body, device=self.sim.device, inputs=[src, self.sim.dev.body_origin, st.body_q, st.body_qd])
         newton.eval_ik(self.sim.model, st, st.joint_q, st.joint_qd)
         newton.eval_fk(self.sim.model, st.joint_q, st.joint_qd, st)
         self.sim.state_written()
@@ -436,18 +440,17 @@ class TensorAPI:
         self.launch(("forces", id(st)), _add_body_wrenches, self.n_body,
                     (f if f is not None else dummy, t if t is not None else dummy, p if p is not None else dummy,
                      int(f is not None), int(t is not None), int(p is not None), space,
-                     st.body_q, m.body_com, m.body_world, self.env_origin, d.body_force))
+                     st.body_q, m.body_com, d.body_origin, d.body_force))
         d.forces_pending = True
         return True
 
 
 def api(sim, what):
-    """The sim's TensorAPI; acquiring/setting before prepare_sim is an error, as in Isaac Gym."""
+    """The sim's TensorAPI. Acquiring before prepare_sim builds the sim (IsaacGymEnvs' cube
+    stacking task acquires in its env-creation code and calls prepare_sim afterwards)."""
     sim.check_alive()
     t = getattr(sim, "tensor_api", None)
     if t is None:
-        if sim.solver is None:
-            raise GymlikeRuntimeError(f"{what}: call gym.prepare_sim(sim) after creating all envs and actors "
-                                      "and before using the tensor API")
+        sim.ensure_ready(what)
         t = sim.tensor_api = TensorAPI(sim)
     return t

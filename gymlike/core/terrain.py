@@ -25,12 +25,11 @@ import numpy as np
 
 from .enums import UpAxis
 from .errors import GymlikeTypeError, GymlikeValueError
-from .types import HeightFieldParams, Transform, TriangleMeshParams
+from .types import HeightFieldParams, Transform, TriangleMeshParams, coerce, number
 
 
 def _xform_of(t, what):
-    if not isinstance(t, Transform):
-        raise GymlikeTypeError(f"{what}: params.transform must be gymapi.Transform, got {type(t).__name__}")
+    t = coerce(Transform, t, f"{what}: params.transform")
     vals = [t.p.x, t.p.y, t.p.z, t.r.x, t.r.y, t.r.z, t.r.w]
     if not np.isfinite(vals).all():
         raise GymlikeValueError(f"{what}: params.transform contains non-finite values: {t}")
@@ -43,9 +42,9 @@ def _xform_of(t, what):
 def _material(params, what):
     mu, rest = params.static_friction, params.restitution
     for name, v in (("static_friction", mu), ("restitution", rest)):
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer)) or not np.isfinite(v) or v < 0:
+        if not np.isfinite(number(v, f"{what}: params.{name}")) or number(v, what) < 0:
             raise GymlikeValueError(f"{what}: params.{name} must be a non-negative number, got {v!r}")
-    return float(mu), float(rest)
+    return number(mu, what), number(rest, what)
 
 
 def _count(v, what, name):
@@ -134,9 +133,10 @@ def add_heightfield(sim, samples, params):
     scales = {}
     for name in ("row_scale", "column_scale", "vertical_scale"):
         s = getattr(params, name)
-        if isinstance(s, bool) or not isinstance(s, (int, float, np.floating, np.integer)) or not np.isfinite(s) or s <= 0:
+        s = number(s, f"{what}: params.{name}")
+        if not np.isfinite(s) or s <= 0:
             raise GymlikeValueError(f"{what}: params.{name} must be a positive number, got {s!r}")
-        scales[name] = float(s)
+        scales[name] = s
     heights = grid.astype(np.float64) * scales["vertical_scale"]
     if not np.isfinite(heights).all():
         raise GymlikeValueError(f"{what}: samples contain NaN or inf")

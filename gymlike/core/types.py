@@ -13,7 +13,7 @@ import numpy as np
 
 from .enums import (ContactCollection, DofDriveMode, MeshNormalMode, SoftMaterialType, UpAxis,
                     UsdMaterialMode)
-from .errors import GymlikeTypeError
+from .errors import GymlikeTypeError, GymlikeValueError
 
 # ----------------------------------------------------------------------------- numpy dtypes
 VEC3_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4")])
@@ -42,28 +42,87 @@ PARTICLE_STATE_DTYPE = np.dtype([("position", QUAT_DTYPE), ("velocity", VEC3_DTY
                                  ("normal", QUAT_DTYPE)])
 
 
-def _from_buffer(dtype):
-    def from_buffer(buf):
-        return np.frombuffer(buf, dtype=dtype)
-    return staticmethod(from_buffer)
+def number(v, what, integer=False):
+    """A Python float (or int) from what pybind11 takes as one: numbers, numpy scalars, and any
+    one-element array or tensor (IsaacGymEnvs passes `tensor([1.16])` and shape-(1,) arrays).
+    bool, strings and larger arrays are a clear TypeError."""
+    if isinstance(v, (bool, np.bool_, str, bytes)) or v is None:
+        raise GymlikeTypeError(f"{what} must be a number, got {type(v).__name__} {v!r}")
+    if not isinstance(v, (int, float, np.integer, np.floating)):
+        size = getattr(v, "size", None)
+        size = size() if callable(size) and hasattr(v, "numel") else size
+        if size is not None and hasattr(v, "item"):
+            if int(np.prod(size)) != 1:
+                raise GymlikeTypeError(f"{what} must be a number, got an array of shape {tuple(np.shape(v))}")
+            v = v.item()
+        elif hasattr(v, "__index__"):
+            v = v.__index__()
+        elif hasattr(v, "__float__") and not integer:
+            v = float(v)
+        else:
+            raise GymlikeTypeError(f"{what} must be a number, got {type(v).__name__}")
+    if integer:
+        if isinstance(v, (float, np.floating)):
+            if not float(v).is_integer():
+                raise GymlikeTypeError(f"{what} must be an integer, got {v!r}")
+        return int(v)
+    return float(v)
 
 
 def _num(v, what):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        raise GymlikeTypeError(f"{what}: expected a number, got {type(v).__name__} {v!r}") from None
+    return number(v, what)
+
+
+def _record(buf, dtype, what):
+    """A numpy record / one-element array of `dtype` (or raw bytes of one), as a 0-d array."""
+    if isinstance(buf, np.void) or isinstance(buf, np.ndarray):
+        a = np.asarray(buf)
+        if a.dtype != dtype:
+            if a.dtype.itemsize != dtype.itemsize or a.dtype.fields is None and a.dtype != np.float32:
+                raise GymlikeTypeError(f"{what}: expected a record of dtype {dtype}, got {a.dtype}")
+            a = np.ascontiguousarray(a).view(dtype)
+    else:
+        try:
+            a = np.frombuffer(buf, dtype=dtype)
+        except (TypeError, ValueError) as e:
+            raise GymlikeTypeError(f"{what}: expected a buffer of {dtype.itemsize} bytes: {e}") from None
+    if a.size != 1:
+        raise GymlikeValueError(f"{what}: expected one record, got {a.size}")
+    return a.reshape(())
+
+
+def _from_buffer(cls_name):
+    """Isaac Gym's `X.from_buffer(record)`: a value of type X from a numpy record of X.dtype
+    (e.g. `Transform.from_buffer(states['pose'][i])`)."""
+    def from_buffer(buf):
+        cls = globals()[cls_name]
+        return cls._from_record(_record(buf, cls.dtype, f"{cls_name}.from_buffer"))
+    return staticmethod(from_buffer)
+
+
+def coerce(cls, v, what):
+    """`v` as a value of type cls (Vec3, Quat, Transform, ...): the value itself, or a numpy
+    record of cls.dtype read from a state array (Isaac Gym's pybind11 types accept both)."""
+    if isinstance(v, cls):
+        return v
+    if isinstance(v, (np.void, np.ndarray)) and np.asarray(v).dtype == cls.dtype:
+        return cls._from_record(_record(v, cls.dtype, what))
+    raise GymlikeTypeError(f"{what} must be gymapi.{cls.__name__}, got {type(v).__name__}")
 
 
 # ----------------------------------------------------------------------------- vectors
 class Vec2:
     __slots__ = ("x", "y")
     dtype = VEC2_DTYPE
-    from_buffer = _from_buffer(VEC2_DTYPE)
+    from_buffer = _from_buffer("Vec2")
 
     def __init__(self, x=0.0, y=0.0):
         self.x = _num(x, "Vec2.x")
         self.y = _num(y, "Vec2.y")
+
+    @classmethod
+    def _from_record(cls, r):
+        return cls(r["x"], r["y"])
 
     def __add__(self, o):
         return Vec2(self.x + o.x, self.y + o.y)
@@ -96,7 +155,7 @@ class Vec3:
     """3-vector with the arithmetic Isaac Gym scripts use."""
     __slots__ = ("x", "y", "z")
     dtype = VEC3_DTYPE
-    from_buffer = _from_buffer(VEC3_DTYPE)
+    from_buffer = _from_buffer("Vec3")
 
     def __init__(self, x=0.0, y=0.0, z=0.0):
         if isinstance(x, Vec3):  # copy constructor, convenient and harmless
@@ -104,6 +163,10 @@ class Vec3:
         self.x = _num(x, "Vec3.x")
         self.y = _num(y, "Vec3.y")
         self.z = _num(z, "Vec3.z")
+
+    @classmethod
+    def _from_record(cls, r):
+        return cls(r["x"], r["y"], r["z"])
 
     def __add__(self, o):
         return Vec3(self.x + o.x, self.y + o.y, self.z + o.z)
@@ -166,13 +229,17 @@ class Quat:
     """Unit quaternion (x, y, z, w)."""
     __slots__ = ("x", "y", "z", "w")
     dtype = QUAT_DTYPE
-    from_buffer = _from_buffer(QUAT_DTYPE)
+    from_buffer = _from_buffer("Quat")
 
     def __init__(self, x=0.0, y=0.0, z=0.0, w=1.0):
         self.x = _num(x, "Quat.x")
         self.y = _num(y, "Quat.y")
         self.z = _num(z, "Quat.z")
         self.w = _num(w, "Quat.w")
+
+    @classmethod
+    def _from_record(cls, r):
+        return cls(r["x"], r["y"], r["z"], r["w"])
 
     @staticmethod
     def from_axis_angle(axis, angle):
@@ -244,21 +311,23 @@ class Transform:
     """Rigid transform: rotation `r` then translation `p`."""
     __slots__ = ("p", "r")
     dtype = TRANSFORM_DTYPE
-    from_buffer = _from_buffer(TRANSFORM_DTYPE)
+    from_buffer = _from_buffer("Transform")
 
     def __init__(self, p=None, r=None):
-        if p is not None and not isinstance(p, Vec3):
-            raise GymlikeTypeError(f"Transform.p: expected Vec3, got {type(p).__name__}")
-        if r is not None and not isinstance(r, Quat):
-            raise GymlikeTypeError(f"Transform.r: expected Quat, got {type(r).__name__}")
+        p = coerce(Vec3, p, "Transform.p") if p is not None else None
+        r = coerce(Quat, r, "Transform.r") if r is not None else None
         self.p = Vec3(p) if p is not None else Vec3()
         self.r = Quat(*r) if r is not None else Quat()
 
+    @classmethod
+    def _from_record(cls, r):
+        return cls(Vec3._from_record(r["p"]), Quat._from_record(r["r"]))
+
     def __setattr__(self, name, value):
-        if name == "p" and not isinstance(value, Vec3):
-            raise GymlikeTypeError(f"Transform.p: expected Vec3, got {type(value).__name__}")
-        if name == "r" and not isinstance(value, Quat):
-            raise GymlikeTypeError(f"Transform.r: expected Quat, got {type(value).__name__}")
+        if name == "p":
+            value = coerce(Vec3, value, "Transform.p")
+        elif name == "r":
+            value = coerce(Quat, value, "Transform.r")
         object.__setattr__(self, name, value)
 
     def __mul__(self, o):
@@ -302,11 +371,15 @@ class Transform:
 class Velocity:
     __slots__ = ("linear", "angular")
     dtype = VELOCITY_DTYPE
-    from_buffer = _from_buffer(VELOCITY_DTYPE)
+    from_buffer = _from_buffer("Velocity")
 
     def __init__(self, p=None, q=None):
         self.linear = Vec3(p) if p is not None else Vec3()
         self.angular = Vec3(q) if q is not None else Vec3()
+
+    @classmethod
+    def _from_record(cls, r):
+        return cls(Vec3._from_record(r["linear"]), Vec3._from_record(r["angular"]))
 
     def __repr__(self):
         return f"Velocity(linear={self.linear!r}, angular={self.angular!r})"
@@ -315,31 +388,45 @@ class Velocity:
 class RigidBodyState:
     __slots__ = ("pose", "vel")
     dtype = RIGID_BODY_STATE_DTYPE
-    from_buffer = _from_buffer(RIGID_BODY_STATE_DTYPE)
+    from_buffer = _from_buffer("RigidBodyState")
 
     def __init__(self):
         self.pose = Transform()
         self.vel = Velocity()
 
+    @classmethod
+    def _from_record(cls, r):
+        out = cls()
+        out.pose, out.vel = Transform._from_record(r["pose"]), Velocity._from_record(r["vel"])
+        return out
+
 
 class DofState:
     __slots__ = ("pos", "vel")
     dtype = DOF_STATE_DTYPE
-    from_buffer = _from_buffer(DOF_STATE_DTYPE)
+    from_buffer = _from_buffer("DofState")
 
     def __init__(self, pos=0.0, vel=0.0):
-        self.pos = float(pos)
-        self.vel = float(vel)
+        self.pos = _num(pos, "DofState.pos")
+        self.vel = _num(vel, "DofState.vel")
+
+    @classmethod
+    def _from_record(cls, r):
+        return cls(r["pos"], r["vel"])
 
 
 class DofFrame:
     __slots__ = ("origin", "axis")
     dtype = DOF_FRAME_DTYPE
-    from_buffer = _from_buffer(DOF_FRAME_DTYPE)
+    from_buffer = _from_buffer("DofFrame")
 
     def __init__(self, origin=None, axis=None):
         self.origin = Vec3(origin) if origin is not None else Vec3()
         self.axis = Vec3(axis) if axis is not None else Vec3()
+
+    @classmethod
+    def _from_record(cls, r):
+        return cls(Vec3._from_record(r["origin"]), Vec3._from_record(r["axis"]))
 
     def __repr__(self):
         return f"DofFrame(origin={self.origin!r}, axis={self.axis!r})"
@@ -484,7 +571,28 @@ class _Struct:
             close = difflib.get_close_matches(name, self._defaults, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise AttributeError(f"{type(self).__name__} has no attribute '{name}'{hint}")
-        object.__setattr__(self, name, value)
+        object.__setattr__(self, name, self._coerce(name, value))
+
+    def _coerce(self, name, value):
+        """Convert as pybind11 does for the field's type: numpy records into Vec3/Quat/Transform
+        fields, one-element arrays/tensors and numpy scalars into numeric fields."""
+        cur = self.__dict__.get(name)
+        what = f"{type(self).__name__}.{name}"
+        if isinstance(cur, (Vec3, Quat, Transform)):
+            return coerce(type(cur), value, what)
+        if isinstance(value, (str, bytes)) and isinstance(cur, (int, float)) and not isinstance(cur, bool):
+            raise GymlikeTypeError(f"{what} must be a number, got {type(value).__name__} {value!r}")
+        if value is None or isinstance(value, (bool, int, float, str)) or cur is None:
+            return value            # plain values are checked where they are used
+        if isinstance(cur, bool):
+            if isinstance(value, np.bool_) or getattr(value, "dtype", None) is not None and np.size(value) == 1:
+                return bool(value.item() if hasattr(value, "item") else value)
+            return value
+        if isinstance(cur, float):
+            return number(value, what)
+        if isinstance(cur, int):
+            return number(value, what, integer=True)
+        return value
 
     def __getstate__(self):
         return {k: getattr(self, k) for k in self._defaults}

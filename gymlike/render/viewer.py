@@ -37,7 +37,7 @@ from ..core import session
 from ..core.enums import KeyboardInput, MouseInput, UpAxis
 from ..core.errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from ..core.sim import Env, Sim
-from ..core.types import ActionEvent, CameraProperties, Int2, Quat, Transform, Vec2, Vec3
+from ..core.types import ActionEvent, CameraProperties, Int2, Quat, Transform, Vec2, Vec3, coerce, number
 
 _warned = set()
 
@@ -58,8 +58,7 @@ def viewer_of(viewer, what):
 
 
 def _vec3_arg(v, what, name):
-    if not isinstance(v, Vec3):
-        raise GymlikeTypeError(f"{what}: {name} must be gymapi.Vec3, got {type(v).__name__}")
+    v = coerce(Vec3, v, f"{what}: {name}")
     out = np.array([v.x, v.y, v.z], np.float64)
     if not np.isfinite(out).all():
         raise GymlikeValueError(f"{what}: {name} must be finite, got {v}")
@@ -382,7 +381,7 @@ class WindowViewer(HeadlessViewer):
         model, state = self.sim.model, self.sim.state
         s0 = contacts.rigid_contact_shape0.numpy()[:n]
         s1 = contacts.rigid_contact_shape1.numpy()[:n]
-        world = model.shape_world.numpy()
+        world = self.sim.host.shape_env          # env of each shape (-1: static)
         mine = (world[s0] == env.index) | (world[s1] == env.index)
         if not mine.any():
             return
@@ -597,9 +596,7 @@ def draw_env_rigid_contacts(viewer, env, color, scale, flag):
         raise GymlikeTypeError(f"{what}: expected an Env handle, got None")
     _env_origin(v, env, what)
     _vec3_arg(color, what, "color")
-    if not isinstance(scale, (int, float, np.floating, np.integer)) or isinstance(scale, bool):
-        raise GymlikeTypeError(f"{what}: scale must be a number, got {scale!r}")
-    v.draw_contacts(env, color, float(scale), bool(flag))
+    v.draw_contacts(env, color, number(scale, f"{what}: scale"), bool(flag))
 
 
 def step_graphics(sim):

@@ -1,0 +1,71 @@
+"""Isaac Gym's lifecycle orders: reads and writes while still creating, static geometry added
+after a read, no prepare_sim at all, and a failed prepare_sim that leaves the sim as it was."""
+
+import numpy as np
+import pytest
+
+from gymlike import gymapi
+
+from conftest import make_sim, options, pose
+
+
+def _scene(gym, n=3):
+    sim = make_sim(gym, ground=False, dt=1.0 / 60.0)
+    box = gym.create_box(sim, 0.2, 0.2, 0.2, options())
+    envs = []
+    for i in range(n):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        gym.create_actor(env, box, pose(0.0, 0.0, 1.0 + 0.1 * i), "box", i, 0)
+        envs.append(env)
+    return sim, envs, box
+
+
+def test_read_states_then_add_triangle_mesh_then_restore(gym):
+    sim, envs, _ = _scene(gym)
+    initial = np.copy(gym.get_sim_rigid_body_states(sim, gymapi.STATE_ALL))   # before any model
+    assert initial["pose"]["p"]["z"] == pytest.approx([1.0, 1.1, 1.2])      # authored, env frame
+    # static geometry after the read (Isaac Gym's terrain example): a 4 x 4 m square at z = 0
+    verts = np.array([[-2, -2, 0], [6, -2, 0], [6, 6, 0], [-2, 6, 0]], np.float32)
+    tris = np.array([[0, 1, 2], [0, 2, 3]], np.uint32)
+    tm = gymapi.TriangleMeshParams()
+    tm.nb_vertices, tm.nb_triangles = len(verts), len(tris)
+    gym.add_triangle_mesh(sim, verts.flatten(), tris.flatten(), tm)
+    for _ in range(90):
+        gym.simulate(sim)                           # no prepare_sim: simulate builds the sim
+    z = gym.get_sim_rigid_body_states(sim, gymapi.STATE_POS)["pose"]["p"]["z"]
+    assert z == pytest.approx(0.1, abs=0.01)        # every box rests on the mesh
+    gym.set_sim_rigid_body_states(sim, initial, gymapi.STATE_ALL)
+    z = gym.get_sim_rigid_body_states(sim, gymapi.STATE_POS)["pose"]["p"]["z"]
+    assert z == pytest.approx([1.0, 1.1, 1.2], abs=1e-5)
+
+
+def test_env_level_write_while_creating_is_kept(gym):
+    sim, envs, box = _scene(gym)
+    st = gym.get_env_rigid_body_states(envs[1], gymapi.STATE_ALL)
+    st["pose"]["p"]["x"] = 0.5
+    gym.set_env_rigid_body_states(envs[1], st, gymapi.STATE_POS)
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)   # creation goes on
+    gym.create_actor(env, box, pose(0.0, 0.0, 2.0), "box", 9, 0)
+    gym.prepare_sim(sim)
+    assert gym.get_actor_rigid_body_states(envs[1], 0, gymapi.STATE_POS)["pose"]["p"]["x"][0] == pytest.approx(0.5)
+    assert gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_POS)["pose"]["p"]["x"][0] == pytest.approx(0.0)
+
+
+def test_failed_prepare_sim_changes_nothing_and_the_script_continues(gym, monkeypatch):
+    from gymlike.core import build
+    sim, envs, box = _scene(gym)
+    real = build._make_solver
+
+    def broken(s):
+        raise RuntimeError("solver could not be made")
+    monkeypatch.setattr(build, "_make_solver", broken)
+    with pytest.raises(RuntimeError, match="solver could not be made"):
+        gym.prepare_sim(sim)
+    assert not sim.finalized
+    monkeypatch.setattr(build, "_make_solver", real)
+    gym.create_actor(envs[0], box, pose(0.5, 0.0, 1.0), "late", 0, 0)        # still open for creation
+    assert gym.get_actor_dof_states(envs[0], 0, gymapi.STATE_ALL).shape == (0,)
+    gym.prepare_sim(sim)
+    gym.simulate(sim)
+    assert gym.get_sim_actor_count(sim) == 4
+    assert gym.get_actor_rigid_body_states(envs[0], 1, gymapi.STATE_POS)["pose"]["p"]["x"][0] == pytest.approx(0.5)
