@@ -36,7 +36,7 @@ envs = []
 for i in range(args.num_envs):
     env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
     gym.create_actor(env, cartpole, gymapi.Transform(gymapi.Vec3(0, 1, 1.5)), "cartpole", i, 1)
-    gym.create_actor(env, ant, gymapi.Transform(gymapi.Vec3(0, -1, 0.2)), "ant", i, 1)
+    gym.create_actor(env, ant, gymapi.Transform(gymapi.Vec3(0, -1, 0.95)), "ant", i, 1)
     gym.create_actor(env, ball, gymapi.Transform(gymapi.Vec3(1, 0, 1.0 + 0.5 * i)), "ball", i, 0)
     # tilt each cartpole's pole a little differently (the Isaac Gym creation-loop idiom)
     dofs = gym.get_actor_dof_states(env, 0, gymapi.STATE_ALL)

@@ -80,7 +80,7 @@ per_row = int(math.ceil(math.sqrt(args.num_envs)))
 envs, ants, balls = [], [], []
 for i in range(args.num_envs):
     env = gym.create_env(sim, env_lower, env_upper, per_row)
-    ant = gym.create_actor(env, ant_asset, gymapi.Transform(gymapi.Vec3(0.0, 0.0, 0.0)), "ant", i, 0)
+    ant = gym.create_actor(env, ant_asset, gymapi.Transform(gymapi.Vec3(0.0, 0.0, 0.75)), "ant", i, 0)
     props = gym.get_actor_dof_properties(env, ant)
     props["driveMode"][:] = gymapi.DOF_MODE_NONE     # ragdoll: joints move freely within their limits
     props["stiffness"][:] = 0.0

@@ -24,7 +24,7 @@ def scene(gym, request):
         env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
         gym.create_actor(env, arm, pose(0, 0, 0), "arm", i, 1)
         gym.create_actor(env, cube, pose(0.6, 0, 0.05), "cube", i, 0)
-        gym.create_actor(env, ant, pose(-1.0, 0, 0.0), "ant", i, 1)
+        gym.create_actor(env, ant, pose(-1.0, 0, 0.75), "ant", i, 1)
         envs.append(env)
     gym.prepare_sim(sim)
     return sim, envs

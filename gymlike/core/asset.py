@@ -278,6 +278,11 @@ def _apply_options(b, options: AssetOptions):
         b.joint_damping = [0.0] * n_dof
     if hasattr(b, "joint_stiffness"):
         b.joint_stiffness = [0.0] * n_dof
+    # Shapes on no body (an MJCF <worldbody> floor, say) are not part of an Isaac Gym actor; kept,
+    # they would be placed at every actor's pose (a humanoid's own floor at its hips launches it)
+    for s_, body in enumerate(b.shape_body):
+        if body < 0:
+            b.shape_flags[s_] = 0
     if options.armature:
         b.joint_armature = [a + float(options.armature) for a in b.joint_armature]
     if options.replace_cylinder_with_capsule:
@@ -303,6 +308,31 @@ def _apply_options(b, options: AssetOptions):
     # Newton defaults a target to the limit midpoint when 0 is outside the limits; Isaac Gym
     # targets start at 0. gymlike writes targets itself, so start from 0 everywhere.
     b.joint_target_q = [0.0 if i not in _quat_coords(b) else v for i, v in enumerate(b.joint_target_q)]
+
+
+def _drop_root_position(b):
+    """Isaac Gym places an MJCF actor's root body at the actor pose: the position the file gives
+    the root body is not added (IsaacGymEnvs creates its ant, torso at z = 0.75 in the file, at
+    z = 0.44, and its humanoid, torso at 1.5, at 1.34: standing on the ground). The file's
+    orientation of the root body is kept."""
+    import warp as wp
+    newton = _newton()
+    for j in range(len(b.joint_type)):
+        if b.joint_parent[j] != -1:
+            continue
+        p = np.array(b.body_q[b.joint_child[j]], np.float64)[0:3]
+        if not p.any():
+            continue
+        if b.joint_type[j] == newton.JointType.FREE:
+            q0 = b.joint_q_start[j]
+            for k in range(3):
+                b.joint_q[q0 + k] -= float(p[k])
+        else:
+            X = np.array(b.joint_X_p[j], np.float64)
+            b.joint_X_p[j] = wp.transform(wp.vec3(*(X[0:3] - p)), wp.quat(*X[3:7]))
+        for i in range(len(b.body_q)):
+            X = np.array(b.body_q[i], np.float64)
+            b.body_q[i] = wp.transform(wp.vec3(*(X[0:3] - p)), wp.quat(*X[3:7]))
 
 
 def _balance_inertias(b):
@@ -423,6 +453,7 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
                     warnings.warn(f"asset '{path}': inertia of {', '.join(names)} breaks the triangle "
                                   "inequality (A + B >= C); balanced as MuJoCo's balanceinertia does "
                                   "(principal moments set to their mean)", stacklevel=5)
+            _drop_root_position(b)
             return _collapse(b, options)
     else:
         def make(scale, self_collisions):

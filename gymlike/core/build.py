@@ -198,6 +198,11 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     h.dof_qd = h.dof_qd.astype(np.int32)
     h.dof_q = h.dof_q.astype(np.int32)
     h.dof_actor = np.repeat(np.arange(n_act), h.actor_ndof)
+    from .enums import DofType
+    h.dof_speed_cap = np.concatenate(
+        [np.where(np.asarray(a.asset.dof_types) == DofType.DOF_TRANSLATION, a.asset.options.max_linear_velocity,
+                  a.asset.options.max_angular_velocity) for a in actors if a.asset.dof_count] or
+        [np.zeros(0)]).astype(np.float64)
     h.shape_newton = np.concatenate([a.asset.shape_newton + s for a, s in zip(actors, a_shape0)]).astype(np.int32) \
         if any(a.asset.shape_count for a in actors) else np.zeros(0, np.int32)
     h.num_actors, h.num_dofs = n_act, num_dofs

@@ -46,7 +46,7 @@ class LocomotionTask(VecTask):
         self.lin_vel_scale = float(e.get("linearVelocityScale", 1.0))
         self.ang_vel_scale = float(e.get("angularVelocityScale", 0.25))
         self.dof_vel_scale = float(e.get("dofVelocityScale", 0.2))
-        self.start_height = float(e.get("startHeight", 0.0))
+        self.start_height = float(e.get("startHeight", 1.0))     # root (torso) height at reset
         self.init_dof_noise = float(e.get("initDofNoise", 0.2))
         self.init_vel_noise = float(e.get("initDofVelocityNoise", 0.1))
         self._probe_asset(cfg)       # DOF count -> observation/action sizes

@@ -1,0 +1,106 @@
+"""Run real Isaac Gym client code, unmodified, on gymlike and print what runs.
+
+    python tools/real_clients.py examples  /path/to/isaacgym/python/examples [names...]
+    python tools/real_clients.py igenvs    /path/to/IsaacGymEnvs [TaskName ...]
+
+`examples`: every script of an Isaac Gym Preview 4 `python/examples` folder runs through
+`python -m gymlike.run --headless --max-frames 60` from that folder (as its README says to run
+them); a script passes when it exits 0.
+
+`igenvs`: each IsaacGymEnvs task is built from its own hydra config (16 envs, CPU pipeline),
+reset, and stepped 100 times with uniform random actions in [-1, 1]; it passes when every
+observation and reward stays finite. It needs IsaacGymEnvs' own dependencies importable
+(hydra-core, omegaconf, gym 0.23, termcolor; put them on PYTHONPATH), and runs from
+`isaacgymenvs/` as IsaacGymEnvs' train.py does. The tasks package's __init__ imports every
+task (some need warp 0.10, urdfpy, pysdf), so each task module is imported on its own.
+
+Nothing from those repositories is copied here; results go in python_bindings_docs/real_clients.md.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+TASKS = {"Ant": "ant", "Anymal": "anymal", "AnymalTerrain": "anymal_terrain", "BallBalance": "ball_balance",
+         "Cartpole": "cartpole", "FrankaCabinet": "franka_cabinet", "FrankaCubeStack": "franka_cube_stack",
+         "Humanoid": "humanoid", "HumanoidAMP": "humanoid_amp", "Ingenuity": "ingenuity",
+         "Quadcopter": "quadcopter", "ShadowHand": "shadow_hand", "AllegroHand": "allegro_hand",
+         "Trifinger": "trifinger"}
+
+
+def _last_error(text):
+    lines = [ln for ln in text.splitlines() if "Error" in ln or "Exception" in ln]
+    return lines[-1][:200] if lines else ""
+
+
+def run_examples(folder, names):
+    names = names or sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py"))
+    ok = 0
+    for name in names:
+        t0 = time.time()
+        p = subprocess.run([sys.executable, "-m", "gymlike.run", "--headless", "--max-frames", "60",
+                            "--timeout", "600", f"{name}.py"], cwd=folder, capture_output=True, text=True)
+        ok += p.returncode == 0
+        print(f"{name:28s} {'runs' if p.returncode == 0 else 'FAILS':6s} {time.time() - t0:6.0f} s  "
+              f"{'' if p.returncode == 0 else _last_error(p.stderr)}", flush=True)
+    print(f"{ok} of {len(names)} run")
+
+
+def run_task(root, task, num_envs=16, steps=100):
+    """(in a child process) build, reset and step one IsaacGymEnvs task."""
+    import importlib
+    import types
+    sys.path.insert(0, root)
+    import gymlike
+    gymlike.install_isaacgym_alias()
+    import torch
+    import isaacgymenvs  # noqa: F401  (registers its OmegaConf resolvers)
+    pkg = types.ModuleType("isaacgymenvs.tasks")
+    pkg.__path__ = [os.path.join(root, "isaacgymenvs", "tasks")]
+    sys.modules["isaacgymenvs.tasks"] = pkg
+    from hydra import compose, initialize_config_dir
+    from isaacgymenvs.utils.reformat import omegaconf_to_dict
+    with initialize_config_dir(config_dir=os.path.join(root, "isaacgymenvs", "cfg"), version_base=None):
+        cfg = compose(config_name="config", overrides=[f"task={task}", f"num_envs={num_envs}", "sim_device=cpu",
+                                                       "rl_device=cpu", "pipeline=cpu", "headless=True"])
+    cls = getattr(importlib.import_module(f"isaacgymenvs.tasks.{TASKS[task]}"), task)
+    env = cls(cfg=omegaconf_to_dict(cfg.task), rl_device="cpu", sim_device="cpu", graphics_device_id=-1,
+              headless=True, virtual_screen_capture=False, force_render=False)
+    env.reset()
+    torch.manual_seed(0)
+    bad = 0
+    for _ in range(steps):
+        obs, rew, done, _ = env.step(torch.rand((env.num_envs, env.num_actions)) * 2 - 1)
+        o = obs["obs"] if isinstance(obs, dict) else obs
+        bad += int(not (torch.isfinite(o).all() and torch.isfinite(rew).all()))
+    print(f"RESULT {task} steps={steps} non_finite_steps={bad}")
+    return bad == 0
+
+
+def run_igenvs(root, tasks):
+    tasks = tasks or list(TASKS)
+    ok = 0
+    for task in tasks:
+        t0 = time.time()
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "_task", root, task],
+                           cwd=os.path.join(root, "isaacgymenvs"), capture_output=True, text=True)
+        good = p.returncode == 0 and "non_finite_steps=0" in p.stdout
+        ok += good
+        print(f"{task:18s} {'runs' if good else 'FAILS':6s} {time.time() - t0:6.0f} s  "
+              f"{'' if good else _last_error(p.stderr) or p.stdout.strip()[-200:]}", flush=True)
+    print(f"{ok} of {len(tasks)} run")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3 or sys.argv[1] not in ("examples", "igenvs", "_task"):
+        raise SystemExit(__doc__)
+    kind, path, rest = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3:]
+    if kind == "examples":
+        run_examples(path, rest)
+    elif kind == "igenvs":
+        run_igenvs(path, rest)
+    else:
+        sys.exit(0 if run_task(path, rest[0]) else 1)
