@@ -77,10 +77,11 @@ def _record(buf, dtype, what):
     """A numpy record / one-element array of `dtype` (or raw bytes of one), as a 0-d array."""
     if isinstance(buf, np.void) or isinstance(buf, np.ndarray):
         a = np.asarray(buf)
-        if a.dtype != dtype:
-            if a.dtype.itemsize != dtype.itemsize or a.dtype.fields is None and a.dtype != np.float32:
-                raise GymlikeTypeError(f"{what}: expected a record of dtype {dtype}, got {a.dtype}")
-            a = np.ascontiguousarray(a).view(dtype)
+        if a.dtype != dtype:     # same bytes, another view (e.g. 7 float32 for a Transform)
+            if a.nbytes != dtype.itemsize:
+                raise GymlikeTypeError(f"{what}: expected a record of dtype {dtype}, got {a.dtype} "
+                                       f"with shape {a.shape}")
+            a = np.ascontiguousarray(a).reshape(-1).view(dtype)
     else:
         try:
             a = np.frombuffer(buf, dtype=dtype)
