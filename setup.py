@@ -21,6 +21,7 @@ setup(
         "usd-core>=25.5,<26.9",      # the range newton's USD importer accepts
         "newton-usd-schemas>=0.6",   # needed by newton's add_usd
         "trimesh",                   # mesh files (.obj/.stl) referenced by URDF/MJCF
+        "vhacdx",                    # AssetOptions.vhacd_enabled: V-HACD convex decomposition (via trimesh)
         "scipy",                     # trimesh normals, newton's convex hulls
         "pycollada",                 # .dae meshes
     ],

@@ -173,3 +173,106 @@ def test_unsupported_ball_joint_in_urdf_is_a_clear_error(gym, tmp_path):
     sim = make_sim(gym)
     with pytest.raises(NotImplementedError, match=r"line 3: joint type 'spherical'"):
         gym.load_asset(sim, str(tmp_path), "s.urdf", options())
+
+
+def _bin_obj(path, w=0.3, h=0.2, t=0.02):
+    """A thin-walled open bin (bottom + 4 walls) as one OBJ of five boxes."""
+    boxes = [((-w / 2, -w / 2, 0), (w / 2, w / 2, t)), ((-w / 2, -w / 2, 0), (-w / 2 + t, w / 2, h)),
+             ((w / 2 - t, -w / 2, 0), (w / 2, w / 2, h)), ((-w / 2, -w / 2, 0), (w / 2, -w / 2 + t, h)),
+             ((-w / 2, w / 2 - t, 0), (w / 2, w / 2, h))]
+    lines, faces = [], []
+    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    for k, (lo, hi) in enumerate(boxes):
+        for i in range(8):
+            lines.append("v %g %g %g" % (hi[0] if i & 4 else lo[0], hi[1] if i & 2 else lo[1], hi[2] if i & 1 else lo[2]))
+        for a, b_, c, d in quads:
+            o = 8 * k + 1
+            faces += ["f %d %d %d" % (a + o, b_ + o, c + o), "f %d %d %d" % (a + o, c + o, d + o)]
+    path.write_text("\n".join(lines + faces) + "\n")
+
+
+@pytest.mark.parametrize("decompose", [False, True])
+def test_vhacd_lets_a_ball_into_a_bin_its_convex_hull_would_fill(gym, tmp_path, decompose):
+    _bin_obj(tmp_path / "bin.obj")
+    write(tmp_path, "bin.urdf", """<robot name="bin"><link name="bin">
+      <collision><geometry><mesh filename="bin.obj"/></geometry></collision>
+      <inertial><mass value="1"/><inertia ixx="1e-2" iyy="1e-2" izz="1e-2" ixy="0" ixz="0" iyz="0"/></inertial>
+    </link></robot>""")
+    sim = make_sim(gym, dt=1.0 / 120.0)
+    o = options(fix_base_link=True, vhacd_enabled=decompose)
+    o.vhacd_params.max_convex_hulls = 16
+    bin_asset = gym.load_asset(sim, str(tmp_path), "bin.urdf", o)
+    ball = gym.create_sphere(sim, 0.04, options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, bin_asset, pose(), "bin", 0, 0)
+    gym.create_actor(env, ball, pose(z=0.4), "ball", 0, 0)
+    if decompose:
+        assert gym.get_asset_rigid_shape_count(bin_asset) >= 5      # walls and bottom, each convex
+    for _ in range(120):
+        gym.simulate(sim)
+    z = gym.get_actor_rigid_body_states(env, 1, gymapi.STATE_POS)["pose"]["p"]["z"][0]
+    if decompose:
+        assert z == pytest.approx(0.02 + 0.04, abs=0.01)              # on the bin's bottom, inside
+    else:
+        assert z == pytest.approx(0.2 + 0.04, abs=0.01)               # on the convex hull's lid
+
+
+BALL_MJCF = """<mujoco model="ball">
+  <default><default class="sph"><joint type="ball" damping="0.05" armature="0.01"/></default></default>
+  <worldbody>
+    <body name="base" pos="0 0 1">
+      <geom type="box" size="0.05 0.05 0.05" mass="1"/>
+      <body name="arm" pos="0 0 -0.05">
+        <joint name="shoulder" class="sph" range="0 60"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.4" size="0.03" mass="0.5"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_mjcf_ball_joint_is_one_joint_with_three_rotation_dofs(gym, tmp_path):
+    write(tmp_path, "ball.xml", BALL_MJCF)
+    sim = make_sim(gym, ground=False)
+    asset = gym.load_asset(sim, str(tmp_path), "ball.xml", options(fix_base_link=True))
+    assert gym.get_asset_joint_count(asset) == 1
+    assert gym.get_asset_joint_type(asset, 0) == gymapi.JOINT_BALL
+    assert gym.get_asset_dof_count(asset) == 3
+    assert gym.get_asset_dof_names(asset) == ["shoulder_x", "shoulder_y", "shoulder_z"]
+    assert all(gym.get_asset_dof_type(asset, i) == gymapi.DOF_ROTATION for i in range(3))
+    props = gym.get_asset_dof_properties(asset)
+    assert props["upper"] == pytest.approx(np.radians(60)) and props["armature"] == pytest.approx(0.01)
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, asset, pose(), "b", 0, 0)
+    props["driveMode"], props["stiffness"], props["damping"] = gymapi.DOF_MODE_POS, 50.0, 5.0
+    gym.set_actor_dof_properties(env, 0, props)
+    gym.set_actor_dof_position_targets(env, 0, np.array([0.3, -0.2, 0.5], np.float32))
+    for _ in range(480):
+        gym.simulate(sim)
+    pos = gym.get_actor_dof_states(env, 0, gymapi.STATE_POS)["pos"]
+    # gravity pulls the swinging arm; the stiff drive holds each axis near its target
+    assert pos == pytest.approx([0.3, -0.2, 0.5], abs=0.05)
+
+
+def test_mjcf_locked_root_joint_is_not_a_dof_and_the_root_floats(gym, tmp_path):
+    """IsaacGymEnvs' ingenuity: a locked hinge (range 0 0) on the chassis, hinges on its rotors;
+    Isaac Gym reports only the rotor DOFs and the chassis floats (fix_base_link=False)."""
+    write(tmp_path, "heli.xml", """<mujoco model="heli"><worldbody>
+      <body name="chassis" pos="0 0 0">
+        <geom type="box" size="0.1 0.1 0.05" mass="1"/>
+        <joint name="root_joint" type="hinge" limited="true" range="0 0"/>
+        <body name="rotor"><joint name="spin" type="hinge" axis="0 0 1"/>
+          <geom type="cylinder" size="0.2 0.005" mass="0.05"/></body>
+      </body></worldbody></mujoco>""")
+    sim = make_sim(gym, ground=False)
+    asset = gym.load_asset(sim, str(tmp_path), "heli.xml", options())
+    assert gym.get_asset_dof_names(asset) == ["spin"]
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, asset, pose(z=2.0), "h", 0, 0)
+    for _ in range(30):
+        gym.simulate(sim)
+    z = gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)["pose"]["p"]["z"][0]
+    assert z == pytest.approx(2.0 - 0.5 * 9.81 * (30 / 240) ** 2, abs=0.01)      # free fall
+    fixed = gym.load_asset(sim, str(tmp_path), "heli.xml", options(fix_base_link=True))
+    assert gym.get_asset_dof_names(fixed) == ["spin"]

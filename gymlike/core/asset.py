@@ -69,6 +69,8 @@ class Asset:
         if b is None:
             b = self._make(*key)
             _apply_options(b, self.options)
+            if self.options.vhacd_enabled:
+                _decompose_meshes(b, self.options.vhacd_params, self.path)
             fixed = _balance_inertias(b)
             if fixed and not self._builders:     # warn once per asset (the first variant)
                 warnings.warn(f"asset '{self.path or self.kind}': inertia of {', '.join(fixed)} breaks the "
@@ -147,11 +149,21 @@ class Asset:
                         per_dof = [f"{label}_{k}" for k in range(nlin + nang)]
                 else:
                     per_dof = [f"{label}_{k}" for k in range(nlin + nang)]
+                kinds = [t for _, t in names] if names is not None and len(names) == nlin + nang else []
+                kinds = [t for t in kinds if t == "slide"] + [t for t in kinds if t != "slide"]
                 for k in range(nlin + nang):
-                    joint_names.append(per_dof[k])
-                    joint_newton.append(j)
-                    joint_types.append(JointType.JOINT_PRISMATIC if k < nlin else JointType.JOINT_REVOLUTE)
-                    joint_dofs.append([len(dof_names)])
+                    if k < len(kinds) and kinds[k] == "ball":       # an MJCF ball: one joint, 3 DOFs
+                        if per_dof[k].endswith(BALL_AXES[0]):
+                            joint_names.append(per_dof[k][:-len(BALL_AXES[0])])
+                            joint_newton.append(j)
+                            joint_types.append(JointType.JOINT_BALL)
+                            joint_dofs.append([])
+                        joint_dofs[-1].append(len(dof_names))
+                    else:
+                        joint_names.append(per_dof[k])
+                        joint_newton.append(j)
+                        joint_types.append(JointType.JOINT_PRISMATIC if k < nlin else JointType.JOINT_REVOLUTE)
+                        joint_dofs.append([len(dof_names)])
                     dof_names.append(per_dof[k])
                     dof_types.append(DofType.DOF_TRANSLATION if k < nlin else DofType.DOF_ROTATION)
                     dof_qd.append(qd0 + k)
@@ -310,6 +322,34 @@ def _apply_options(b, options: AssetOptions):
     b.joint_target_q = [0.0 if i not in _quat_coords(b) else v for i, v in enumerate(b.joint_target_q)]
 
 
+def _convex_cache_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "gymlike", "convex")
+
+
+def _decompose_meshes(b, params, path):
+    """AssetOptions.vhacd_enabled: every collision mesh becomes the convex parts V-HACD finds
+    (Newton's approximate_meshes with trimesh + vhacdx, as Isaac Gym's importer runs V-HACD),
+    cached on disk by mesh content and parameters; the original mesh stays as the visual."""
+    newton = _newton()
+    collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
+    meshes = [s for s, t in enumerate(b.shape_type)
+              if t in (newton.GeoType.MESH, newton.GeoType.CONVEX_MESH) and b.shape_flags[s] & collide]
+    if not meshes:
+        return
+    settings = dict(maxConvexHulls=int(params.max_convex_hulls), resolution=int(params.resolution),
+                    maxNumVerticesPerCH=int(params.max_num_vertices_per_ch))
+    try:
+        b.approximate_meshes(method="vhacd", shape_indices=meshes, raise_on_failure=True,
+                             keep_visual_shapes=True, cache_dir=_convex_cache_dir(), **settings)
+    except ImportError as e:
+        raise GymlikeNotImplementedError(
+            f"asset '{path}': AssetOptions.vhacd_enabled needs the 'vhacdx' and 'trimesh' packages "
+            f"(pip install vhacdx trimesh): {e}") from None
+    except Exception as e:  # the backend's own failures, with the file named
+        raise AssetParseError(f"asset '{path}': convex decomposition failed: {type(e).__name__}: {e}") from None
+
+
 def _drop_root_position(b):
     """Isaac Gym places an MJCF actor's root body at the actor pose: the position the file gives
     the root body is not added (IsaacGymEnvs creates its ant, torso at z = 0.75 in the file, at
@@ -402,10 +442,6 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
     if not os.path.isfile(path):
         raise GymlikeFileNotFoundError(f"load_asset: asset file not found: '{path}' "
                                        f"(root '{root}', filename '{filename}')")
-    if options.vhacd_enabled:
-        raise GymlikeNotImplementedError(
-            "AssetOptions.vhacd_enabled: convex decomposition is not supported yet; meshes are "
-            "simulated with their convex hull (MuJoCo) or as triangle meshes (XPBD)")
     # fix_base_link welds the root; otherwise URDF roots float, and MJCF/USD keep what the file
     # says (a <freejoint>, an authored root joint, or a free jointless body)
     floating = False if options.fix_base_link else (True if kind == "urdf" else None)
@@ -425,7 +461,7 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
             return _collapse(b, options, keep)
     elif kind == "mjcf":
         _check_xml(path)
-
+        mjcf_info = _Mjcf(path)
         warned = []
 
         def make(scale, self_collisions):
@@ -437,19 +473,21 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
                     ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
                     parse_mujoco_options=False, **kw))
                 return b
+            folder = os.path.dirname(path)
+            resolver = lambda base, f: (   # noqa: E731  (the text's relative files: the file's folder)
+                f if os.path.isabs(f) else os.path.abspath(os.path.join(base or folder, f)))
             try:
-                b = load(path)
+                b = (load(_mjcf_source(path, False, options.fix_base_link), path_resolver=resolver)
+                     if mjcf_info.has_ball or mjcf_info.root_joints else load(path))
             except AssetParseError as e:
                 if "balanceinertia" not in str(e):
                     raise
                 # PhysX takes inertias that break A + B >= C; balance them as MuJoCo's
                 # balanceinertia does (principal moments -> their mean) and say which bodies
-                folder = os.path.dirname(path)
-                b = load(_mjcf_with_balanced_inertia(path), path_resolver=lambda base, f: (
-                    f if os.path.isabs(f) else os.path.abspath(os.path.join(base or folder, f))))
+                b = load(_mjcf_source(path, True, options.fix_base_link), path_resolver=resolver)
                 if not warned:
                     warned.append(True)
-                    names = _Mjcf(path).unbalanced or ["some bodies"]
+                    names = mjcf_info.unbalanced or ["some bodies"]
                     warnings.warn(f"asset '{path}': inertia of {', '.join(names)} breaks the triangle "
                                   "inequality (A + B >= C); balanced as MuJoCo's balanceinertia does "
                                   "(principal moments set to their mean)", stacklevel=5)
@@ -649,14 +687,72 @@ def _ancestors(d, depth=8):
     return out
 
 
-def _mjcf_with_balanced_inertia(path):
-    """The MJCF text with <compiler balanceinertia="true"> (includes are kept, resolved by the caller)."""
-    root = ET.parse(path).getroot()
-    comp = root.find("compiler")
-    if comp is None:
-        comp = ET.Element("compiler")
-        root.insert(0, comp)
-    comp.set("balanceinertia", "true")
+BALL_AXES = ("_x", "_y", "_z")
+
+
+def _locked(joint):
+    """An MJCF hinge/slide written with range="0 0" (a DOF that cannot move)."""
+    r = (joint.get("range") or "").split()
+    try:
+        return joint.tag == "joint" and joint.get("type", "hinge") in ("hinge", "slide") and len(r) == 2 \
+            and float(r[0]) == float(r[1])
+    except ValueError:
+        return False
+
+
+def _mjcf_source(path, balance_inertia, fix_base=False):
+    """The MJCF text gymlike imports instead of the file (includes expanded; relative files are
+    resolved by the caller): ball joints become three hinges about the joint frame's x, y, z
+    (named <joint>_x/_y/_z, one Isaac Gym JOINT_BALL with three rotation DOFs; the cone limit
+    `range="0 r"` becomes +-r on each axis); a locked joint (range="0 0") on a root body is not
+    a DOF in Isaac Gym and, when it was the root's only joint, the root floats (IsaacGymEnvs'
+    ingenuity locks its chassis with one and sets fix_base_link=False); and with balance_inertia,
+    <compiler balanceinertia="true">."""
+    root = _expand_includes(ET.parse(path).getroot(), os.path.dirname(path))
+    for top in (root.find("worldbody") if root.find("worldbody") is not None else []):
+        if top.tag != "body":
+            continue
+        joints = [j for j in top if j.tag in ("joint", "freejoint")]
+        locked = [j for j in joints if _locked(j)]
+        for j in locked:
+            top.remove(j)
+        if locked and len(locked) == len(joints) and not fix_base:
+            top.insert(0, ET.Element("freejoint", {"name": locked[0].get("name", "root")}))
+    info = _Mjcf.__new__(_Mjcf)
+    info.defaults = {}
+    for top in root.findall("default"):
+        info._read_defaults(top, "main", {})
+
+    def walk(node, childclass):
+        for body in node.findall("body"):
+            cc = body.get("childclass", childclass)
+            for k, j in reversed(list(enumerate(list(body)))):
+                if j.tag != "joint":
+                    continue
+                a = info._attrs(j, j.get("class", cc))
+                if a.get("type", "hinge") != "ball":
+                    continue
+                body.remove(j)
+                rng = a.get("range")
+                for n, (sfx, axis) in enumerate(zip(BALL_AXES, ("1 0 0", "0 1 0", "0 0 1"))):
+                    h = ET.Element("joint", {kk: v for kk, v in j.attrib.items() if kk not in ("type", "range")})
+                    h.set("type", "hinge")
+                    h.set("axis", axis)
+                    h.set("name", j.get("name", "ball") + sfx)
+                    if rng is not None and len(rng.split()) == 2:
+                        r = max(abs(float(v)) for v in rng.split())
+                        h.set("range", f"{-r} {r}")
+                    body.insert(k + n, h)
+            walk(body, cc)
+    wb = root.find("worldbody")
+    if wb is not None:
+        walk(wb, "main")
+    if balance_inertia:
+        comp = root.find("compiler")
+        if comp is None:
+            comp = ET.Element("compiler")
+            root.insert(0, comp)
+        comp.set("balanceinertia", "true")
     return ET.tostring(root, encoding="unicode")
 
 
@@ -686,6 +782,8 @@ class _Mjcf:
     def __init__(self, path):
         self.body_joints, self.actuators, self.has_tendons = {}, [], False
         self.unbalanced = []     # bodies whose authored inertia breaks A + B >= C
+        self.has_ball = False
+        self.root_joints = False
         try:
             root = _expand_includes(ET.parse(path).getroot(), os.path.dirname(path))
         except (ET.ParseError, OSError):
@@ -697,6 +795,8 @@ class _Mjcf:
         wb = root.find("worldbody")
         if wb is not None:
             self._walk(wb, "main")
+            # root bodies with locked joints (dropped on import, see _mjcf_source)
+            self.root_joints = any(_locked(j) for top in wb.findall("body") for j in top.findall("joint"))
         act = root.find("actuator")
         for el in (act if act is not None else []):
             a = self._attrs(el, el.get("class", "main"))
@@ -731,7 +831,10 @@ class _Mjcf:
             joints = []
             for j in child.findall("joint"):
                 t = self._attrs(j, j.get("class", cc)).get("type", "hinge")
-                if t != "free":
+                if t == "ball":      # simulated as three hinges (see _mjcf_source)
+                    self.has_ball = True
+                    joints += [(f"{j.get('name', '')}{sfx}", "ball") for sfx in BALL_AXES]
+                elif t != "free":
                     joints.append((j.get("name", ""), t))
             if child.get("name"):
                 self.body_joints[child.get("name")] = joints
