@@ -1258,7 +1258,7 @@ class Gym:
         """Timers measure wall time from their creation; physics_sim is the time spent in simulate."""
         s = _h.sim_of(sim, "create_performance_timers")
         s.timers = getattr(s, "timers", {})
-        handle = len(s.timers)
+        handle = max(s.timers, default=-1) + 1     # never a live handle, even after a destroy
         s.timers[handle] = (_time.perf_counter(), s.physics_seconds)
         return handle
 

@@ -75,3 +75,14 @@ def test_performance_timers(gym):
     gym.destroy_performance_timers(sim, t)
     with pytest.raises(IndexError):
         gym.get_performance_timers(sim, t)
+
+
+def test_timer_handles_are_not_reused_while_live(gym):
+    sim = make_sim(gym, "physx")
+    a = gym.create_performance_timers(sim)
+    b = gym.create_performance_timers(sim)
+    gym.destroy_performance_timers(sim, a)
+    c = gym.create_performance_timers(sim)
+    assert c not in (a, b)                 # b is still live: a new handle must not collide with it
+    gym.destroy_performance_timers(sim, b)
+    gym.get_performance_timers(sim, c)     # c still valid after b's destruction
