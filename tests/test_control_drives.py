@@ -356,3 +356,37 @@ def test_stiff_position_drive_on_a_tiny_rotor_stays_stable(gym, tmp_path):
         gym.simulate(sim)
     pos = np.array([gym.get_actor_dof_states(env, 0, gymapi.STATE_POS)["pos"][0] for env in envs])
     assert pos == pytest.approx(0.5, abs=1e-3)
+
+
+@pytest.mark.slow
+def test_body_speed_caps_keep_a_randomly_driven_humanoid_finite(gym):
+    """IsaacGymEnvs' humanoid setting: full-scale random efforts every frame, dt 1/60 in 2
+    substeps, max_angular_velocity 100. PhysX caps every body's speed; gymlike scales the
+    actor's joint velocities so its fastest body moves at the cap (without: NaN in ~30 frames)."""
+    import torch
+    from gymlike import gymtorch
+    sp = gymapi.SimParams()
+    sp.up_axis, sp.gravity, sp.dt, sp.substeps = gymapi.UP_AXIS_Z, gymapi.Vec3(0, 0, -9.81), 1 / 60, 2
+    sim = gym.create_sim(0, -1, gymapi.SIM_PHYSX, sp)
+    pp = gymapi.PlaneParams()
+    pp.normal = gymapi.Vec3(0, 0, 1)
+    gym.add_ground(sim, pp)
+    o = options(angular_damping=0.01, max_angular_velocity=100.0, default_dof_drive_mode=gymapi.DOF_MODE_EFFORT)
+    asset = gym.load_asset(sim, ASSETS, "mjcf/humanoid.xml", o)
+    effort = torch.tensor([p.motor_effort for p in gym.get_asset_actuator_properties(asset)])
+    n = 16
+    for i in range(n):
+        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 4)
+        gym.create_actor(env, asset, pose(z=1.31), "h", i, 0)
+    gym.prepare_sim(sim)
+    bodies = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
+    gen = torch.Generator().manual_seed(0)
+    top = 0.0
+    for _ in range(300):
+        f = (torch.rand((n, len(effort)), generator=gen) * 2 - 1) * effort
+        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f.flatten().contiguous()))
+        gym.simulate(sim)                                   # raises on NaN/divergence
+        gym.refresh_rigid_body_state_tensor(sim)
+        top = max(top, float(bodies[:, 10:13].norm(dim=1).max()))
+    assert torch.isfinite(bodies).all()
+    assert top < 100.0 * 1.5       # capped each substep (a body may exceed it within one substep)

@@ -198,11 +198,6 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     h.dof_qd = h.dof_qd.astype(np.int32)
     h.dof_q = h.dof_q.astype(np.int32)
     h.dof_actor = np.repeat(np.arange(n_act), h.actor_ndof)
-    from .enums import DofType
-    h.dof_speed_cap = np.concatenate(
-        [np.where(np.asarray(a.asset.dof_types) == DofType.DOF_TRANSLATION, a.asset.options.max_linear_velocity,
-                  a.asset.options.max_angular_velocity) for a in actors if a.asset.dof_count] or
-        [np.zeros(0)]).astype(np.float64)
     h.shape_newton = np.concatenate([a.asset.shape_newton + s for a, s in zip(actors, a_shape0)]).astype(np.int32) \
         if any(a.asset.shape_count for a in actors) else np.zeros(0, np.int32)
     h.num_actors, h.num_dofs = n_act, num_dofs
@@ -245,6 +240,17 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.velocity_clamp = False           # set by props.write_dof_props (SIM_PHYSX only)
     sim.dev = d
 
+    # body speed caps (AssetOptions.max_linear/angular_velocity), applied on SIM_PHYSX
+    d.body_actor = wp.array(np.repeat(np.arange(n_act), h.actor_nbody).astype(np.int32), dtype=wp.int32, device=dev)
+    caps = lambda name: np.concatenate(  # noqa: E731
+        [np.full(a.asset.body_count, min(float(getattr(a.asset.options, name)), 1e30), np.float32)
+         for a in actors] or [np.zeros(0, np.float32)])
+    d.body_lin_cap = wp.array(caps("max_linear_velocity"), dtype=wp.float32, device=dev)
+    d.body_ang_cap = wp.array(caps("max_angular_velocity"), dtype=wp.float32, device=dev)
+    d.actor_speed_scale = wp.ones(max(1, n_act), dtype=wp.float32, device=dev)
+    d.actor_qd0 = wp.array(h.actor_qd0.astype(np.int32), dtype=wp.int32, device=dev)
+    d.actor_nqd = wp.array(h.actor_nqd.astype(np.int32), dtype=wp.int32, device=dev)
+    d.speed_caps = sim.type == SimType.SIM_PHYSX
     h.dof_axis_inertia = _dof_axis_inertia(model, h, actors)
     d.dof_axis_inertia = wp.array(h.dof_axis_inertia, dtype=wp.float32, device=dev)
 

@@ -134,6 +134,39 @@ def clamp_dof_velocities(dof_qd: wp.array(dtype=wp.int32), limit: wp.array(dtype
             clamped[0] = 1
 
 
+@wp.kernel
+def body_speed_scale(body_qd: wp.array(dtype=wp.spatial_vector), body_actor: wp.array(dtype=wp.int32),
+                     lin_cap: wp.array(dtype=wp.float32), ang_cap: wp.array(dtype=wp.float32),
+                     scale: wp.array(dtype=wp.float32)):
+    """Per actor, the factor that brings its fastest body under AssetOptions.max_linear_velocity
+    / max_angular_velocity (PhysX caps body speeds; MuJoCo has no such cap). scale starts at 1."""
+    b = wp.tid()
+    v = body_qd[b]
+    s = float(1.0)
+    w = wp.length(wp.spatial_bottom(v))
+    u = wp.length(wp.spatial_top(v))
+    if w > ang_cap[b]:
+        s = ang_cap[b] / w
+    if u > lin_cap[b]:
+        s = wp.min(s, lin_cap[b] / u)
+    if s < 1.0:
+        wp.atomic_min(scale, body_actor[b], s)
+
+
+@wp.kernel
+def scale_actor_velocities(qd0: wp.array(dtype=wp.int32), nqd: wp.array(dtype=wp.int32),
+                           scale: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp.float32),
+                           clamped: wp.array(dtype=wp.int32)):
+    """Scale all joint velocities of an actor (root included) by its speed-cap factor: the
+    motion keeps its shape, its fastest body moves at the cap."""
+    a = wp.tid()
+    s = scale[a]
+    if s < 1.0:
+        for k in range(nqd[a]):
+            joint_qd[qd0[a] + k] = joint_qd[qd0[a] + k] * s
+        clamped[0] = 1
+
+
 @wp.func
 def user_wrench(f: wp.vec3, t: wp.vec3, p: wp.vec3, has_pos: int, space: int, X: wp.transform,
                 com_local: wp.vec3, origin: wp.vec3):

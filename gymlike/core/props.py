@@ -70,12 +70,6 @@ def write_dof_props(sim, ig_dofs, props, armature_changed=True):
     # velocity limits: gymlike clamps them itself on SIM_PHYSX (0 = none: Newton's 1e6 default
     # and a 0 written by some URDFs both mean "no limit")
     vlim = np.where((velocity > 0) & (velocity < NO_VELOCITY_LIMIT), velocity, 0.0).astype(np.float32)
-    # AssetOptions.max_angular_velocity / max_linear_velocity: PhysX caps every body's speed
-    # (64 rad/s by default); gymlike caps each DOF's rate at the same value (a body spins at least
-    # as fast as its own joint) so that light links driven hard stay bounded as on PhysX
-    cap = h.dof_speed_cap[ig_dofs]
-    cap = np.where((cap > 0) & (cap < NO_VELOCITY_LIMIT), cap, 0.0)
-    vlim = np.where(vlim > 0, np.where(cap > 0, np.minimum(vlim, cap), vlim), cap).astype(np.float32)
     scatter(sim, d.dof_velocity_limit, ig_dofs, vlim)
     if not hasattr(h, "dof_velocity_limit"):
         h.dof_velocity_limit = np.zeros(h.num_dofs, np.float32)

@@ -316,8 +316,14 @@ class Sim:
             if d.velocity_clamp:   # DOF velocity limits (MuJoCo has none of its own)
                 launch(("vclamp", id(s_out)), K.clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self._clamped))
+            if d.speed_caps:       # body speed caps (PhysX's max_linear/angular_velocity)
+                d.actor_speed_scale.fill_(1.0)
+                launch(("bspeed", id(s_out)), K.body_speed_scale, d.num_bodies,
+                       (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
+                launch(("ascale", id(s_out)), K.scale_actor_velocities, d.num_actors,
+                       (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self._clamped))
             self.state, self.state_next = s_out, s_in
-        if d.velocity_clamp:
+        if d.velocity_clamp or d.speed_caps:
             # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
             # body velocities follow them once per simulate, and only when a clamp happened (on
             # CUDA the flag is not read back, to keep the device asynchronous)
