@@ -538,38 +538,15 @@ class Gym:
         from .core import state as S
         a = _h.actor_of(env, actor, "set_actor_rigid_body_states")
         S._check_array(states, RigidBodyState.dtype, a.asset.body_count, "set_actor_rigid_body_states")
-        S._flags(flags, "set_actor_rigid_body_states")
-        s = a.env.sim
-        states = states.copy()
-        if not s.finalized:  # applied in call order once the model exists
-            S.defer_body_states(a, states, flags)
-            a.deferred.append(lambda: self.set_actor_rigid_body_states(env, actor, states, flags))
-            return True
-        b0 = int(s.host.actor_body0[a.sim_index])
-        S.set_body_states(s, b0, states, a.env.origin, flags, "set_actor_rigid_body_states")
-        return True
-
-    def _actors_body_states(self, actors, flags, what):
-        """Before the model exists: the actors' authored body states, concatenated (a read does
-        not close creation; Isaac Gym's terrain example reads states, then adds a mesh)."""
-        from .core import state as S
-        S._flags(flags, what)
-        parts = [S.actor_rest_body_states(a, flags) for a in actors]
-        return _np.concatenate(parts) if parts else _np.zeros(0, RigidBodyState.dtype)
-
-    def _set_actors_body_states(self, actors, states, flags):
-        k = 0
-        for a in actors:
-            n = a.asset.body_count
-            self.set_actor_rigid_body_states(a.env, a.handle, states[k:k + n], flags)
-            k += n
+        S.set_actor_body_states(a, states, S._flags(flags, "set_actor_rigid_body_states"),
+                                "set_actor_rigid_body_states")
         return True
 
     def get_env_rigid_body_states(self, env, flags):
         from .core import state as S
         e = _h.env_of(env, "get_env_rigid_body_states")
         if not e.sim.finalized:
-            return self._actors_body_states(e.actors, flags, "get_env_rigid_body_states")
+            return S.rest_body_states(e.actors, flags, "get_env_rigid_body_states")
         return S.get_body_states(e.sim, e.sim.env_start(e, "body"), e.body_count, e.origin, flags,
                                  "get_env_rigid_body_states")
 
@@ -579,7 +556,7 @@ class Gym:
         S._check_array(states, RigidBodyState.dtype, e.body_count, "set_env_rigid_body_states")
         if not e.sim.finalized:
             S._flags(flags, "set_env_rigid_body_states")
-            return self._set_actors_body_states(e.actors, states, flags)
+            return S.defer_actors_body_states(e.actors, states, flags)
         S.set_body_states(e.sim, e.sim.env_start(e, "body"), states, e.origin, flags, "set_env_rigid_body_states")
         return True
 
@@ -588,7 +565,7 @@ class Gym:
         from .core import state as S
         s = _h.sim_of(sim, "get_sim_rigid_body_states")
         if not s.finalized:
-            return self._actors_body_states(s.all_actors(), flags, "get_sim_rigid_body_states")
+            return S.rest_body_states(s.all_actors(), flags, "get_sim_rigid_body_states")
         return S.get_body_states(s, 0, s.total("body"), S.sim_origins(s), flags, "get_sim_rigid_body_states")
 
     def set_sim_rigid_body_states(self, sim, states, flags):
@@ -597,7 +574,7 @@ class Gym:
         S._check_array(states, RigidBodyState.dtype, s.total("body"), "set_sim_rigid_body_states")
         if not s.finalized:
             S._flags(flags, "set_sim_rigid_body_states")
-            return self._set_actors_body_states(s.all_actors(), states, flags)
+            return S.defer_actors_body_states(s.all_actors(), states, flags)
         S.set_body_states(s, 0, states, S.sim_origins(s), flags, "set_sim_rigid_body_states")
         return True
 

@@ -90,6 +90,37 @@ def defer_dof_states(actor, states, flags):
     actor.pending_body_states = None   # the link poses now follow these DOF positions
 
 
+def rest_body_states(actors, flags, what):
+    """Before the model exists: the actors' authored body states, concatenated (a read does not
+    close creation; Isaac Gym's terrain example reads states, then adds a mesh)."""
+    flags = _flags(flags, what)
+    parts = [actor_rest_body_states(a, flags) for a in actors]
+    return np.concatenate(parts) if parts else np.zeros(0, RIGID_BODY_STATE_DTYPE)
+
+
+def set_actor_body_states(actor, states, flags, what):
+    """Write an actor's body states (env frame); before the model exists they are recorded and
+    applied in call order once it does."""
+    sim = actor.env.sim
+    states = states.copy()
+    if not sim.finalized:
+        defer_body_states(actor, states, flags)
+        actor.deferred.append(lambda: set_actor_body_states(actor, states, flags, what))
+        return
+    set_body_states(sim, int(sim.host.actor_body0[actor.sim_index]), states, actor.env.origin, flags, what)
+
+
+def defer_actors_body_states(actors, states, flags):
+    """Before the model exists: body states for consecutive actors' bodies (each actor's rows in
+    turn), recorded per actor (see set_actor_body_states)."""
+    k = 0
+    for a in actors:
+        n = a.asset.body_count
+        set_actor_body_states(a, states[k:k + n], flags, "set_sim_rigid_body_states")
+        k += n
+    return True
+
+
 def actor_rest_body_states(actor, flags):
     """Body states before the sim's model exists: the last body states set, or forward kinematics
     of the asset at the pending (or default) DOF positions placed at the actor pose."""
