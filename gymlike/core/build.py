@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .enums import RIGID_BODY_DISABLE_GRAVITY, SimType, UpAxis
-from .errors import GymlikeRuntimeError, GymlikeValueError
+from .errors import GymlikeRuntimeError
 from .sim import _wp
 
 

@@ -46,7 +46,6 @@ def write_dof_props(sim, ig_dofs, props, armature_changed=True):
     after the solver exists (MuJoCo decides limited/unlimited once, at construction)."""
     if len(ig_dofs) == 0:
         return
-    wp = _wp()
     m, d, h = sim.model, sim.dev, sim.host
     ig_dofs = np.asarray(ig_dofs, np.int64)
     qd = h.dof_qd[ig_dofs]
@@ -380,7 +379,7 @@ def set_actor_scale(actor, scale, what):
     """Scale an actor before the sim is finalized: geometry and joint positions come from the
     asset re-imported at that scale; mass *s^3, inertia *s^5, COM *s, prismatic limits *s."""
     from .enums import DofType
-    from .errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
+    from .errors import GymlikeRuntimeError, GymlikeValueError
     scale = number(scale, f"{what}: scale")
     if not np.isfinite(scale) or scale <= 0:
         raise GymlikeValueError(f"{what}: scale must be a finite number > 0, got {scale}")

@@ -18,7 +18,7 @@ import numpy as np
 from . import kernels as K
 from .enums import TensorDataType
 from .handles import space_of
-from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
+from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 import warp as wp
 
 from .runtime import newton as _newton
