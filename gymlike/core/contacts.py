@@ -211,7 +211,7 @@ def rigid_contacts(sim, env, what):
             return out_empty
     else:
         keep = np.ones(n, bool)
-    bws = np.array([sim.env_start(e, "body") for e in sim.envs], np.int64)
+    env_body0 = np.array([sim.env_start(e, "body") for e in sim.envs], np.int64)
     p0 = c.rigid_contact_point0.numpy()[:n] + c.rigid_contact_offset0.numpy()[:n]
     p1 = c.rigid_contact_point1.numpy()[:n] + c.rigid_contact_offset1.numpy()[:n]
     nrm = c.rigid_contact_normal.numpy()[:n].astype(np.float64)
@@ -235,8 +235,8 @@ def rigid_contacts(sim, env, what):
     comb = (np.maximum if sim.type == SimType.SIM_PHYSX else (lambda a, b: 0.5 * (a + b)))
     out = np.zeros(n, RIGID_CONTACT_DTYPE)
     out["env0"], out["env1"] = w0, w1
-    out["body0"] = np.where(b0 >= 0, b0 - bws[np.maximum(w0, 0)], -1)
-    out["body1"] = np.where(b1 >= 0, b1 - bws[np.maximum(w1, 0)], -1)
+    out["body0"] = np.where(b0 >= 0, b0 - env_body0[np.maximum(w0, 0)], -1)
+    out["body1"] = np.where(b1 >= 0, b1 - env_body0[np.maximum(w1, 0)], -1)
     for name, arr in (("localPos0", p0), ("localPos1", p1), ("normal", nrm), ("offset0", c.rigid_contact_offset0.numpy()[:n]),
                       ("offset1", c.rigid_contact_offset1.numpy()[:n])):
         for k, axis in enumerate("xyz"):

@@ -172,13 +172,10 @@ class Sim:
 
     def create_env(self, lower, upper, num_per_row):
         self.check_building("create_env")
-        for nm, v in (("lower", lower), ("upper", upper)):
-            coerce(Vec3, v, f"create_env: {nm}")
-        lower, upper = coerce(Vec3, lower, "create_env"), coerce(Vec3, upper, "create_env")
-        if not isinstance(num_per_row, bool):
-            num_per_row = number(num_per_row, "create_env: num_per_row", integer=True)
-        if isinstance(num_per_row, bool) or num_per_row < 1:
+        lower, upper = coerce(Vec3, lower, "create_env: lower"), coerce(Vec3, upper, "create_env: upper")
+        if isinstance(num_per_row, bool) or number(num_per_row, "create_env: num_per_row", integer=True) < 1:
             raise GymlikeValueError(f"create_env: num_per_row must be a positive int, got {num_per_row!r}")
+        num_per_row = number(num_per_row, "create_env: num_per_row", integer=True)
         i = len(self.envs)
         col, row = i % num_per_row, i // num_per_row
         span = upper - lower
@@ -198,9 +195,6 @@ class Sim:
         if asset.sim is not self:
             raise GymlikeValueError("create_actor: the asset was loaded for another sim")
         pose = coerce(Transform, pose, "create_actor: pose")
-        for nm, v in (("group", group), ("filter", filter_), ("segmentationId", seg_id)):
-            if isinstance(v, bool):
-                raise GymlikeTypeError(f"create_actor: {nm} must be an int, got {v!r}")
         group, filter_, seg_id = (number(v, f"create_actor: {nm}", integer=True) for nm, v in
                                   (("group", group), ("filter", filter_), ("segmentationId", seg_id)))
         vals = [pose.p.x, pose.p.y, pose.p.z, pose.r.x, pose.r.y, pose.r.z, pose.r.w]
