@@ -24,9 +24,11 @@ setup(
         "vhacdx",                    # AssetOptions.vhacd_enabled: V-HACD convex decomposition (via trimesh)
         "scipy",                     # trimesh normals, newton's convex hulls
         "pycollada",                 # .dae meshes
+        "pillow",                    # camera images and viewer images as PNG, textures from files
     ],
     extras_require={
-        "test": ["pytest", "pyglet>=2.1.6,<3"],   # pyglet: the off-screen (EGL) viewer test
+        "test": ["pytest", "pyglet>=2.1.6,<3", "imageio>=2.30", "imageio-ffmpeg>=0.5"],   # pyglet: the off-screen (EGL) viewer test; imageio: the --record test
+        "video": ["imageio>=2.30", "imageio-ffmpeg>=0.5"],   # gymlike.run --record out.mp4
         "viewer": ["pyglet>=2.1.6,<3"],   # the viewer window (Newton's ViewerGL); headless without it
         # RL training (gymlike.envs, examples/train.py): rsl_rl PPO by default, rl_games optional,
         # the gymnasium adapter, TensorBoard logs, progress bar, learning-curve PNG

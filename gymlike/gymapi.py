@@ -974,6 +974,8 @@ class Gym:
             raise _ValueError(f"set_rigid_body_color: color must be finite, got {color}")
         for k in kinds:
             a.body_colors[(i, k)] = tuple(float(c) for c in rgb)
+            if a.env.sim.model is not None:
+                _cameras().apply_body_color(a.env.sim, a, i, k, a.body_colors[(i, k)])
 
     def get_rigid_body_color(self, env, actorHandle, rigidIndex, meshType):
         """A body's color: the one set, else the asset's."""
@@ -986,8 +988,13 @@ class Gym:
         """Forget the colors set on the actor's bodies for that mesh type (back to the asset's)."""
         a = _h.actor_of(env, actorHandle, "reset_actor_materials")
         kinds = _mesh_kinds(meshType, "reset_actor_materials")
+        C = _cameras()
         for key in [k for k in a.body_colors if k[1] in kinds]:
             del a.body_colors[key]
+            if a.env.sim.model is not None:
+                C.restore_body_color(a.env.sim, a, *key)
+        for b in range(a.asset.body_count):
+            C.system(a.env.sim).set_body_texture(a, b, kinds, None)
 
     def set_rigid_body_segmentation_id(self, env, actorHandle, rigidIndex, segmentationId):
         """Store a body's segmentation id (camera segmentation images)."""
@@ -996,12 +1003,118 @@ class Gym:
         if isinstance(segmentationId, bool) or not isinstance(segmentationId, (int, _np.integer)) or segmentationId < 0:
             raise _ValueError(f"set_rigid_body_segmentation_id: segmentationId must be an int >= 0, got {segmentationId!r}")
         a.body_segmentation[i] = int(segmentationId)
+        _cameras().system(a.env.sim).segmentation_changed()
 
     def get_rigid_body_segmentation_id(self, env, actorHandle, rigidIndex):
         """A body's segmentation id: the one set, else the actor's segmentationId."""
         from .core import props as P
         a = _h.actor_of(env, actorHandle, "get_rigid_body_segmentation_id")
         return P.body_segmentation_id(a, _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_segmentation_id", "rigid body"))
+
+    # ================================================================== cameras, textures, light
+    # Newton's ray-traced SensorCamera; conventions in gymlike/render/cameras.py and
+    # python_bindings_docs/cameras.md
+    def create_camera_sensor(self, env, properties):
+        """A camera sensor in `env` (handle: its index among the env's cameras)."""
+        C = _cameras()
+        env = C.env_check(None, env, "create_camera_sensor")
+        return C.system(env.sim).create(env, properties)
+
+    def destroy_camera_sensor(self, sim, env, camera_handle):
+        """Stop rendering a camera (its handle is not reused)."""
+        cam, cams = _camera_of(sim, env, camera_handle, "destroy_camera_sensor")
+        cams.destroy(cam)
+
+    def set_camera_location(self, camera_handle, env, position, target):
+        """Place a camera at `position` looking at `target` (env frame); detaches it from a body."""
+        cam, cams = _camera_of(None, env, camera_handle, "set_camera_location")
+        cams.set_location(cam, position, target)
+
+    def set_camera_transform(self, camera_handle, env, transform):
+        """Camera pose: in the env frame, or relative to its body when attached (+X looks forward)."""
+        cam, cams = _camera_of(None, env, camera_handle, "set_camera_transform")
+        cams.set_transform(cam, transform)
+
+    def attach_camera_to_body(self, camera_handle, env, body_handle, transform, follow_mode):
+        """Carry a camera on a rigid body (env-domain body handle) at `transform` from it."""
+        cam, cams = _camera_of(None, env, camera_handle, "attach_camera_to_body")
+        cams.attach(cam, body_handle, transform, follow_mode)
+
+    def get_camera_transform(self, sim, env, camera_handle):
+        """Camera pose in the env frame (+X looks forward, +Z up)."""
+        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_transform")
+        p, q = cams.world_pose(cam)
+        p = p - env.origin
+        return Transform(Vec3(*p), Quat(*q))
+
+    def get_camera_view_matrix(self, sim, env, camera_handle):
+        """4x4 float32 view matrix, row-vector convention, sim frame, OpenGL view space."""
+        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_view_matrix")
+        return cams.view_matrix(cam)
+
+    def get_camera_proj_matrix(self, sim, env, camera_handle):
+        """4x4 float32 projection matrix (row-vector convention; [0,0] = 1/tan(hfov/2))."""
+        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_proj_matrix")
+        return cams.proj_matrix(cam)
+
+    def render_all_camera_sensors(self, sim):
+        """Render every camera of the sim at the current state (builds the sim if needed)."""
+        _cameras().system(_h.sim_of(sim, "render_all_camera_sensors")).render()
+
+    def get_camera_image(self, sim, env, camera_handle, image_type):
+        """A copy of the camera's last image: COLOR (H, W*4) uint8, DEPTH (H, W) float32,
+        SEGMENTATION (H, W) int32."""
+        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_image")
+        return cams.image(cam, image_type, "get_camera_image")
+
+    def get_camera_image_gpu_tensor(self, sim, env, camera_handle, image_type):
+        """The camera's image buffer on the sim's device (zero-copy; needs enable_tensors)."""
+        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_image_gpu_tensor")
+        return Tensor(cams.tensor(cam, image_type, "get_camera_image_gpu_tensor"))
+
+    def start_access_image_tensors(self, sim):
+        """Image tensors are plain device buffers here: nothing to map (kept for Isaac Gym code)."""
+        _h.sim_of(sim, "start_access_image_tensors")
+
+    def end_access_image_tensors(self, sim):
+        """See start_access_image_tensors."""
+        _h.sim_of(sim, "end_access_image_tensors")
+
+    def write_camera_image_to_file(self, sim, env, camera_handle, image_type, filename):
+        """Write the camera's last image to a PNG file (depth as 8-bit grey, segmentation 16-bit)."""
+        cam, cams = _camera_of(sim, env, camera_handle, "write_camera_image_to_file")
+        cams.write_png(cam, image_type, filename, "write_camera_image_to_file")
+
+    def create_texture_from_file(self, sim, filename):
+        """Load an image file (any format Pillow reads) as a texture; returns its handle."""
+        return _cameras().load_texture_file(_h.sim_of(sim, "create_texture_from_file"), filename)
+
+    def create_texture_from_buffer(self, sim, width, height, data):
+        """A texture from a uint8 RGBA buffer of height rows x width*4 bytes; returns its handle."""
+        return _cameras().texture_from_buffer(_h.sim_of(sim, "create_texture_from_buffer"), width, height, data)
+
+    def free_texture(self, sim, texture_handle):
+        """Release a texture (bodies that showed it go back to their color)."""
+        _cameras().system(_h.sim_of(sim, "free_texture")).free_texture(texture_handle)
+
+    def set_rigid_body_texture(self, env, actorHandle, rigidIndex, meshType, texture_handle):
+        """Show a texture on a body's shapes (camera images; projected onto primitives)."""
+        a = _h.actor_of(env, actorHandle, "set_rigid_body_texture")
+        i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_texture", "rigid body")
+        kinds = _mesh_kinds(meshType, "set_rigid_body_texture")
+        cams = _cameras().system(a.env.sim)
+        cams.set_body_texture(a, i, kinds, cams.texture(texture_handle, "set_rigid_body_texture"))
+
+    def get_rigid_body_texture(self, env, actorHandle, rigidIndex, meshType):
+        """The texture handle set on a body, INVALID_HANDLE if none."""
+        a = _h.actor_of(env, actorHandle, "get_rigid_body_texture")
+        i = _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_texture", "rigid body")
+        return _cameras().system(a.env.sim).body_texture(a, i, _mesh_kinds(meshType, "get_rigid_body_texture")[0])
+
+    def set_light_parameters(self, sim, light_index, intensity, ambient, direction):
+        """Light 0 of the camera renderer: RGB intensity, ambient RGB, direction it shines along."""
+        _cameras().system(_h.sim_of(sim, "set_light_parameters")).set_light(light_index, intensity, ambient,
+                                                                              direction)
 
     # ================================================================== controls (handle API)
     def set_actor_dof_position_targets(self, env, actorHandle, targets):
@@ -1215,6 +1328,10 @@ class Gym:
         """Keep a windowed sim at real time (sleeps); no-op headless."""
         _viewer().sync_frame_time(_h.sim_of(sim, "sync_frame_time"))
 
+    def write_viewer_image_to_file(self, viewer, filename):
+        """PNG of the sim seen from the viewer camera (ray traced: every env, no debug lines)."""
+        _viewer().write_viewer_image_to_file(viewer, filename)
+
     def viewer_camera_look_at(self, viewer, env, pos, target):
         """Place the viewer camera at `pos` looking at `target` (env frame; env None = sim frame)."""
         _viewer().viewer_camera_look_at(viewer, env, pos, target)
@@ -1283,29 +1400,17 @@ class Gym:
     def acquire_pneumatic_target_tensor(self, arg0):
         _unsupported("acquire_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def attach_camera_to_body(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("attach_camera_to_body", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def create_camera_sensor(self, arg0, arg1):
-        _todo("create_camera_sensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def create_texture_from_buffer(self, arg0, arg1, arg2, arg3):
-        _todo("create_texture_from_buffer", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def create_texture_from_file(self, arg0, arg1):
-        _todo("create_texture_from_file", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def create_usd_exporter(self, options = None):
         _todo("create_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
-    def destroy_camera_sensor(self, arg0, arg1, arg2):
-        _todo("destroy_camera_sensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def destroy_usd_exporter(self, arg0):
         _todo("destroy_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
-    def end_access_image_tensors(self, arg0):
-        _todo("end_access_image_tensors", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def export_usd_asset(self, arg0, arg1, arg2):
         _todo("export_usd_asset", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
@@ -1319,8 +1424,6 @@ class Gym:
     def find_actor_tendon_index(self, arg0, arg1, arg2):
         _todo("find_actor_tendon_index", "fixed tendons are not mapped to Newton yet")
 
-    def free_texture(self, arg0, arg1):
-        _todo("free_texture", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def get_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2):
         _todo("get_actor_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
@@ -1353,20 +1456,10 @@ class Gym:
     def get_actor_triangle_range(self, arg0, arg1, arg2):
         _unsupported("get_actor_triangle_range", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def get_camera_image(self, arg0, arg1, arg2, arg3):
-        _todo("get_camera_image", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def get_camera_image_gpu_tensor(self, arg0, arg1, arg2, arg3):
-        _todo("get_camera_image_gpu_tensor", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def get_camera_proj_matrix(self, arg0, arg1, arg2):
-        _todo("get_camera_proj_matrix", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def get_camera_transform(self, arg0, arg1, arg2):
-        _todo("get_camera_transform", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def get_camera_view_matrix(self, arg0, arg1, arg2):
-        _todo("get_camera_view_matrix", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def get_pneumatic_pressure(self, arg0, arg1, arg2):
         _unsupported("get_pneumatic_pressure", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1374,8 +1467,6 @@ class Gym:
     def get_pneumatic_target(self, arg0, arg1, arg2):
         _unsupported("get_pneumatic_target", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def get_rigid_body_texture(self, arg0, arg1, arg2, arg3):
-        _todo("get_rigid_body_texture", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def get_sim_tetrahedra(self, arg0):
         _unsupported("get_sim_tetrahedra", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1413,8 +1504,6 @@ class Gym:
     def refresh_pneumatic_target_tensor(self, arg0):
         _unsupported("refresh_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def render_all_camera_sensors(self, arg0):
-        _todo("render_all_camera_sensors", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def reset_actor_particles_to_rest(self, arg0, arg1):
         _unsupported("reset_actor_particles_to_rest", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1431,14 +1520,8 @@ class Gym:
     def set_actor_tendon_properties(self, arg0, arg1, arg2):
         _todo("set_actor_tendon_properties", "fixed tendons are not mapped to Newton yet")
 
-    def set_camera_location(self, arg0, arg1, arg2, arg3):
-        _todo("set_camera_location", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def set_camera_transform(self, arg0, arg1, arg2):
-        _todo("set_camera_transform", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def set_light_parameters(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("set_light_parameters", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def set_particle_state_tensor(self, arg0, arg1):
         _unsupported("set_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1464,20 +1547,12 @@ class Gym:
     def set_pneumatic_target_tensor_indexed(self, arg0, arg1):
         _unsupported("set_pneumatic_target_tensor_indexed", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def set_rigid_body_texture(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("set_rigid_body_texture", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
     def set_usd_export_root(self, arg0, arg1):
         _todo("set_usd_export_root", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
-    def start_access_image_tensors(self, arg0):
-        _todo("start_access_image_tensors", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def write_camera_image_to_file(self, arg0, arg1, arg2, arg3, arg4):
-        _todo("write_camera_image_to_file", "camera sensors are not implemented yet (Newton's SensorCamera can back them)")
 
-    def write_viewer_image_to_file(self, arg0, arg1):
-        _todo("write_viewer_image_to_file", "rendering viewer images to files is not implemented yet")
 
 
 def _refresh(sim, name, what):
@@ -1497,6 +1572,22 @@ def _actuator_props(x):
                            upper_control_limit=x["ctrl"][1], lower_force_limit=x["force"][0],
                            upper_force_limit=x["force"][1])
     return p
+
+
+def _cameras():
+    """gymlike.render.cameras (imported on first camera call)."""
+    from .render import cameras
+    return cameras
+
+
+def _camera_of(sim, env, handle, what):
+    """(camera, camera system) for a camera handle of `env` (of `sim` when given)."""
+    C = _cameras()
+    if sim is not None:
+        sim = _h.sim_of(sim, what)
+    env = C.env_check(sim, env, what)
+    cams = C.system(env.sim)
+    return cams.camera(env, handle, what), cams
 
 
 def _viewer():

@@ -16,6 +16,9 @@ Runner options (before the script path):
   --timeout S       wall-clock limit in seconds (exit code 124 when exceeded)
   --keys SPEC       gymlike extension: scripted key presses for headless viewers, e.g.
                     "30:R,60:SPACE" presses KEY_R at frame 30 and KEY_SPACE at frame 60
+  --record PATH     record every viewer frame, ray traced from the viewer camera (headless):
+                    a video for PATH ending .mp4/.gif/.webm/... (needs imageio + imageio-ffmpeg,
+                    `pip install -e ".[video]"`), numbered PNG files in folder PATH otherwise
 
 Exit codes: the script's own (0 when it returns), 0 when ended by --max-frames, 1 when it
 raises (traceback on stderr), 124 on --timeout, 130 on Ctrl-C, 2 for a bad runner command line.
@@ -32,7 +35,7 @@ import traceback
 import types
 
 USAGE = ("usage: python -m gymlike.run [--headless] [--max-frames N] [--timeout S] [--keys FRAME:KEY,...] "
-         "script.py [script args...]")
+         "[--record out.mp4] script.py [script args...]")
 EXIT_ERROR, EXIT_USAGE, EXIT_TIMEOUT, EXIT_INTERRUPT = 1, 2, 124, 130
 
 
@@ -73,7 +76,7 @@ def parse_key_events(spec):
 
 def parse_command_line(argv):
     """Split argv into runner options and (script, script_args)."""
-    opts = dict(headless=False, max_frames=None, timeout=None, keys={})
+    opts = dict(headless=False, max_frames=None, timeout=None, keys={}, record=None)
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -91,7 +94,7 @@ def parse_command_line(argv):
             opts["headless"] = True
             i += 1
             continue
-        if name not in ("--max-frames", "--timeout", "--keys"):
+        if name not in ("--max-frames", "--timeout", "--keys", "--record"):
             raise UsageError(f"unknown runner option {arg!r} (runner options go before the script path)")
         if not eq:
             if i + 1 >= len(argv):
@@ -103,6 +106,10 @@ def parse_command_line(argv):
             opts["max_frames"] = _positive(value, name, int)
         elif name == "--timeout":
             opts["timeout"] = _positive(value, name, float)
+        elif name == "--record":
+            if not value:
+                raise UsageError("--record needs a file (.mp4, .gif, ...) or folder path")
+            opts["record"] = value
         else:
             opts["keys"] = parse_key_events(value)
     if i >= len(argv):
@@ -141,7 +148,7 @@ def _install_timeout(seconds):
     return timer
 
 
-def run_script(script, args=(), *, headless=False, max_frames=None, timeout=None, keys=None):
+def run_script(script, args=(), *, headless=False, max_frames=None, timeout=None, keys=None, record=None):
     """Run `script` as __main__ with the isaacgym alias installed. Returns the process exit code."""
     from . import install_isaacgym_alias
     from .core import session
@@ -157,6 +164,7 @@ def run_script(script, args=(), *, headless=False, max_frames=None, timeout=None
     session.headless = bool(headless)
     session.max_frames = max_frames
     session.key_events = dict(keys or {})
+    session.record = os.path.abspath(record) if record else None
 
     main = types.ModuleType("__main__")
     main.__dict__.update(__file__=path, __builtins__=builtins, __cached__=None, __spec__=None,
@@ -197,6 +205,8 @@ def run_script(script, args=(), *, headless=False, max_frames=None, timeout=None
             timer.cancel()
             if hasattr(signal, "setitimer"):
                 signal.setitimer(signal.ITIMER_REAL, 0)
+        for rec_path, frames in session.close_recorders():
+            sys.stderr.write(f"gymlike.run: recorded {frames} frame(s) to {rec_path}\n")
         sys.stdout.flush()
 
 
@@ -211,7 +221,7 @@ def main(argv=None):
         print(__doc__)
         return 0
     return run_script(script, args, headless=opts["headless"], max_frames=opts["max_frames"],
-                      timeout=opts["timeout"], keys=opts["keys"])
+                      timeout=opts["timeout"], keys=opts["keys"], record=opts["record"])
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def rows(out, tag):
 
 def test_examples_have_docstrings():
     for name in ("joint_monkey.py", "projectiles.py", "1080_balls_of_solitude.py", "transforms.py",
-                 "apply_forces.py", "asset_info.py"):
+                 "apply_forces.py", "asset_info.py", "camera_sensors.py"):
         with open(os.path.join(EXAMPLES, name)) as f:
             src = f.read()
         assert src.startswith('"""') and "Shows:" in src, name
@@ -99,3 +99,15 @@ def test_asset_info_prints_assets():
     masses = [float(m[1]) for m in rows(out, "MASS")]
     assert masses[0] == pytest.approx(3.1) and pytest.approx(20.0) in masses
     assert "slider_to_cart" in out and "Prismatic" in out and "Translation" in out
+
+
+def test_camera_sensors_example_writes_checked_images(tmp_path):
+    out = run_example("camera_sensors.py", "--num_envs", "2", "--num_frames", "45", "--out", str(tmp_path))
+    assert "ALL OK" in out, out
+    assert len(re.findall(r"RESULT frame", out)) == 3
+    from PIL import Image
+    import numpy as np
+    a = np.asarray(Image.open(tmp_path / "rgb_env0_fixed_frame0015.png"))
+    b = np.asarray(Image.open(tmp_path / "rgb_env0_fixed_frame0030.png"))
+    assert a.shape == (96, 96, 4) and len(np.unique(a.reshape(-1, 4), axis=0)) > 20   # a real picture
+    assert not np.array_equal(a, b)                                                   # the ball moved

@@ -178,3 +178,54 @@ def test_parse_command_line():
     assert opts["keys"] == {3: [KeyboardInput.KEY_R], 4: [KeyboardInput.KEY_SPACE]}
     with pytest.raises(R.UsageError, match="unknown key"):
         R.parse_command_line(["--keys", "3:NOPE", "s.py"])
+
+
+RECORDED = """
+from isaacgym import gymapi
+gym = gymapi.acquire_gym()
+p = gymapi.SimParams()
+p.up_axis = gymapi.UP_AXIS_Z
+p.gravity = gymapi.Vec3(0, 0, -9.81)
+p.dt = 1.0 / 30.0
+sim = gym.create_sim(0, 0, gymapi.SIM_PHYSX, p)
+pp = gymapi.PlaneParams()
+pp.normal = gymapi.Vec3(0, 0, 1)
+gym.add_ground(sim, pp)
+box = gym.create_box(sim, 0.3, 0.3, 0.3, gymapi.AssetOptions())
+for i in range(2):
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+    a = gym.create_actor(env, box, gymapi.Transform(gymapi.Vec3(0, 0, 1.0 + i)), "box", i, 0)
+    gym.set_rigid_body_color(env, a, 0, gymapi.MESH_VISUAL, gymapi.Vec3(0.9, 0.2 * i, 0.1))
+cp = gymapi.CameraProperties()
+cp.width, cp.height = 160, 120
+viewer = gym.create_viewer(sim, cp)
+gym.viewer_camera_look_at(viewer, None, gymapi.Vec3(-3, -3, 2), gymapi.Vec3(1, 0, 0.5))
+while not gym.query_viewer_has_closed(viewer):
+    gym.simulate(sim)
+    gym.fetch_results(sim, True)
+    gym.step_graphics(sim)
+    gym.draw_viewer(viewer, sim, True)
+gym.write_viewer_image_to_file(viewer, "last.png")
+"""
+
+
+@pytest.mark.slow
+def test_record_writes_a_video_and_viewer_images(tmp_path):
+    import numpy as np
+    from PIL import Image
+    (tmp_path / "rec.py").write_text(RECORDED)
+    r = run(["--max-frames", "12", "--record", "out.mp4", "rec.py"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "recorded 12 frame(s)" in r.stderr
+    import imageio.v2 as imageio
+    frames = [f for f in imageio.get_reader(str(tmp_path / "out.mp4"))]
+    assert len(frames) == 12 and frames[0].shape == (120, 160, 3)
+    assert np.abs(frames[0].astype(int) - frames[-1].astype(int)).mean() > 0.5     # the boxes fell
+    red = (frames[0][..., 0] > 150) & (frames[0][..., 2] < 80)
+    assert red.sum() > 20                                                             # both boxes show
+    last = np.asarray(Image.open(tmp_path / "last.png"))
+    assert last.shape == (120, 160, 4)
+    # a folder: numbered PNG frames
+    r = run(["--max-frames", "3", "--record", "frames", "rec.py"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert sorted(os.listdir(tmp_path / "frames")) == ["frame_00000.png", "frame_00001.png", "frame_00002.png"]

@@ -126,14 +126,19 @@ def build_model(sim):
             b.end_world()
     if sim.one_world:
         b.end_world()
+    static_seg = {}                     # Newton shape -> segmentation id (ground, terrain)
     for plane in sim.planes:
         cfg = newton.ModelBuilder.ShapeConfig(mu=float(plane.static_friction),
                                               restitution=float(plane.restitution), collision_group=-1)
         n = plane.normal
-        b.add_shape_plane(plane=(n.x, n.y, n.z, float(plane.distance)), width=0.0, length=0.0,
-                          cfg=cfg, label="ground_plane")
+        s = b.add_shape_plane(plane=(n.x, n.y, n.z, float(plane.distance)), width=0.0, length=0.0,
+                              cfg=cfg, label="ground_plane")
+        static_seg[int(s)] = int(plane.segmentation_id)
     for add_static in sim.static_meshes:
+        s0 = len(b.shape_body)
         add_static(b, newton)
+        for s in range(s0, len(b.shape_body)):
+            static_seg[s] = add_static.segmentation_id
 
     try:
         model = b.finalize(device=sim.device)
@@ -142,6 +147,9 @@ def build_model(sim):
     sim.model = model
     sim.builder_stats = dict(bodies=len(b.body_label), shapes=len(b.shape_body))
     _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0)
+    sim.host.static_shape_seg = static_seg
+    from ..render.cameras import apply_all_colors
+    apply_all_colors(sim)              # set_rigid_body_color calls made before the model existed
     from . import props
     props.write_all(sim)
     sim.apply_gravity()
@@ -255,8 +263,10 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.dof_axis_inertia = wp.array(h.dof_axis_inertia, dtype=wp.float32, device=dev)
 
     # per-body damping from AssetOptions (Isaac Gym applies them to every body of the asset)
-    lin = np.concatenate([np.full(a.asset.body_count, a.asset.options.linear_damping, np.float32) for a in actors])
-    ang = np.concatenate([np.full(a.asset.body_count, a.asset.options.angular_damping, np.float32) for a in actors])
+    lin = np.concatenate([np.full(a.asset.body_count, a.asset.options.linear_damping, np.float32) for a in actors]
+                         or [np.zeros(0, np.float32)])
+    ang = np.concatenate([np.full(a.asset.body_count, a.asset.options.angular_damping, np.float32) for a in actors]
+                         or [np.zeros(0, np.float32)])
     d.lin_damp.assign(lin)
     d.ang_damp.assign(ang)
 
@@ -293,7 +303,11 @@ def _make_solver(sim):
     sim.pipeline = None
     sim.contacts = None
     sim.step_kwargs = {}
-    if sim.type == SimType.SIM_PHYSX:
+    if model.body_count == 0:
+        # nothing moves (envs without actors, e.g. a scene of cameras over the ground): MuJoCo
+        # cannot convert a model without joints, XPBD steps it as the no-op it is
+        sim.solver = newton.solvers.SolverXPBD(model)
+    elif sim.type == SimType.SIM_PHYSX:
         # static triangle meshes / heightfields: MuJoCo would collide against a mesh's convex hull
         # (and MuJoCo-Warp's heightfield contacts are unreliable), so MuJoCo steps with contacts
         # from Newton's collision pipeline instead (core/terrain.py)

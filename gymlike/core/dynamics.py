@@ -154,6 +154,8 @@ class ArticulationTensors:
             shown = ", ".join(map(str, missing[:20])) + (" ..." if len(missing) > 20 else "")
             raise GymlikeValueError(f"{what}: no actor named '{name}' in env(s) {shown}; actor names: "
                                     f"{', '.join(repr(n) for n in names[:20])}")
+        if not per_env:
+            raise GymlikeValueError(f"{what}: no actor named '{name}': the sim's envs hold no actors")
         asset = per_env[0].asset
         other = [a.env.index for a in per_env if a.asset is not asset]
         if other:

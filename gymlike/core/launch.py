@@ -20,6 +20,8 @@ class Launcher:
 
     def __call__(self, key, kernel, dim, args):
         """Launch `kernel` over `dim` with `args` (positional inputs); `key` names the call site."""
+        if not dim:                     # nothing to launch over (wp.launch records no command)
+            return
         e = self._cmds.get(key)
         if e is None or e[2] != dim or e[3] is not kernel:
             cmd = wp.launch(kernel, dim=dim, inputs=list(args), device=self.device, record_cmd=True)

@@ -151,11 +151,12 @@ def write_all(sim):
     actors = sim.all_actors()
     if h.num_dofs:
         write_dof_props(sim, np.arange(h.num_dofs), np.concatenate([a.dof_props for a in actors]))
-    write_body_props(sim, np.arange(h.num_bodies),
-                     np.concatenate([a.body_mass for a in actors]),
-                     np.concatenate([a.body_com for a in actors]),
-                     np.concatenate([a.body_inertia for a in actors]),
-                     np.concatenate([a.body_flags for a in actors]))
+    if h.num_bodies:
+        write_body_props(sim, np.arange(h.num_bodies),
+                         np.concatenate([a.body_mass for a in actors]),
+                         np.concatenate([a.body_com for a in actors]),
+                         np.concatenate([a.body_inertia for a in actors]),
+                         np.concatenate([a.body_flags for a in actors]))
     if len(h.shape_newton):
         write_shape_props(sim, h.shape_newton, np.concatenate([a.shape_props for a in actors]))
     d.passive_forces = bool(d.passive_forces or d.lin_damp.numpy().any() or d.ang_damp.numpy().any())

@@ -5,6 +5,8 @@
   calling `simulate` is ended (FrameLimitReached, exit code 0) after this many calls when it has
   no open viewer, or on the first call after all its viewers closed at the limit.
 * `key_events`: scripted key presses for headless viewers ({frame: [KeyboardInput, ...]}).
+* `record`: a path; every viewer frame is ray traced from the viewer camera and written there
+  (a video for .mp4/.gif/..., numbered PNG files in a folder otherwise). Implies headless viewers.
 
 Library users never need this module; without the runner nothing is limited."""
 
@@ -15,6 +17,8 @@ import weakref
 headless = False
 max_frames: int | None = None
 key_events: dict = {}
+record: str | None = None
+recorders: list = []                        # open Recorders (closed when the script ends)
 
 _viewers = weakref.WeakKeyDictionary()      # sim -> list of viewers created for it
 
@@ -29,6 +33,16 @@ class FrameLimitReached(SystemExit):
 
     def __str__(self):
         return self.message
+
+
+def close_recorders():
+    """Finish every recording; returns [(path, frames)]."""
+    done = []
+    while recorders:
+        r = recorders.pop(0)
+        r.close()
+        done.append((r.path, r.frames))
+    return done
 
 
 def register_viewer(sim, viewer):

@@ -168,6 +168,9 @@ class Sim:
         n = np.array(params.normal.to_tuple(), np.float64)
         if not np.isfinite(n).all() or np.linalg.norm(n) < 1e-9:
             raise GymlikeValueError(f"add_ground: plane normal must be a non-zero vector, got {params.normal}")
+        seg = params.segmentation_id
+        if isinstance(seg, bool) or not isinstance(seg, (int, np.integer)) or seg < 0:
+            raise GymlikeValueError(f"add_ground: segmentation_id must be an int >= 0, got {seg!r}")
         self.planes.append(copy.deepcopy(params))
 
     def create_env(self, lower, upper, num_per_row):
@@ -252,7 +255,8 @@ class Sim:
         self.check_alive()
         if self.solver is not None:
             return
-        if not self.envs or not any(e.actors for e in self.envs):
+        if not self.envs:
+            # (envs without actors do build: a static scene, e.g. cameras over the ground)
             raise GymlikeRuntimeError(f"{what}: the sim has no actors yet; create envs and actors first")
         from .build import build_model
         try:

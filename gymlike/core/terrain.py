@@ -102,7 +102,15 @@ def add_triangle_mesh(sim, vertices, triangles, params):
         builder.add_shape_mesh(-1, mesh=mesh, xform=_wp_transform(wp, xf), cfg=cfg, label=label)
 
     add.kind = "mesh"
+    add.segmentation_id = _segmentation_id(params, what)
     sim.static_meshes.append(add)
+
+
+def _segmentation_id(params, what):
+    v = params.segmentation_id
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+        raise GymlikeValueError(f"{what}: params.segmentation_id must be an int >= 0, got {v!r}")
+    return int(v)
 
 
 def add_heightfield(sim, samples, params):
@@ -160,4 +168,5 @@ def add_heightfield(sim, samples, params):
         builder.add_shape_heightfield(heightfield=field, xform=X, cfg=cfg, label=label)
 
     add.kind = "heightfield"
+    add.segmentation_id = _segmentation_id(params, what)
     sim.static_meshes.append(add)

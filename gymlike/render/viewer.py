@@ -160,6 +160,13 @@ class HeadlessViewer(gymapi.Viewer):
         self.cam_target = np.zeros(3)
         self.cam_pos = (np.array([-3.0, 3.0, -3.0]) if up[1] else np.array([-3.0, -3.0, 3.0]))
         self._pending_release = []
+        self.recorder = None
+        if session.record:              # gymlike.run --record: every drawn frame goes to a file
+            from .cameras import Recorder
+            n = sum(1 for r in session.recorders)
+            path = session.record if n == 0 else "{0}_{2}{1}".format(*os.path.splitext(session.record), n)
+            self.recorder = Recorder(path, fps=max(1, round(1.0 / max(float(sim.params.dt), 1e-6))))
+            session.recorders.append(self.recorder)
 
     # ---- lifecycle
     def limit_reached(self):
@@ -171,11 +178,16 @@ class HeadlessViewer(gymapi.Viewer):
     def destroy(self):
         self.destroyed = True
         self.closed = True
+        if self.recorder is not None:
+            self.recorder.close()
 
     # ---- frames and events
     def draw(self, render_collision=True):
         self.frames += 1
         self._scripted_keys()
+        if self.recorder is not None:
+            from .cameras import viewer_image
+            self.recorder.add(viewer_image(self))
 
     def poll(self):
         self.polls += 1
@@ -416,7 +428,7 @@ def _display_available():
 
 def _viewer_mode(sim):
     forced = os.environ.get("GYMLIKE_VIEWER", "").strip().lower()
-    if session.headless or forced == "headless":
+    if session.headless or session.record or forced == "headless":
         return "headless"
     if forced in ("window", "egl"):
         return forced
@@ -506,6 +518,12 @@ def action_name(action, what):
 # ============================================================================ the Gym methods' work
 def destroy_viewer(viewer):
     viewer_of(viewer, "destroy_viewer").destroy()
+
+
+def write_viewer_image_to_file(viewer, filename):
+    """PNG of the sim from the viewer camera (ray traced, every env, no debug lines)."""
+    from .cameras import write_viewer_image
+    write_viewer_image(viewer_of(viewer, "write_viewer_image_to_file"), filename)
 
 
 def draw_viewer(viewer, sim, render_collision=True):
