@@ -26,3 +26,8 @@ def test_task_benchmark_runs(tmp_path):
     out = _run(["benchmarks/bench_tasks.py", "Cartpole", "--envs", "16", "--steps", "5", "--warmup", "1",
                 "--out", str(tmp_path / "bench.json")], tmp_path)
     assert "Cartpole" in out and (tmp_path / "bench.json").exists()
+
+
+def test_camera_benchmark_runs(tmp_path):
+    out = _run(["benchmarks/bench_cameras.py", "--n", "2", "--size", "16", "--frames", "2"], tmp_path)
+    assert "ns/pixel" in out and "ratio render/physics" in out
