@@ -28,7 +28,6 @@ textures from a buffer, body colors, segmentation ids of actors and of the groun
 import os
 
 import numpy as np
-import torch
 
 try:
     from isaacgym import gymapi, gymtorch, gymutil      # Isaac Gym, or gymlike under `python -m gymlike.run`

@@ -30,13 +30,15 @@ import os
 import warnings
 
 import numpy as np
-import warp as wp
 
 from ..core.enums import CameraFollowMode, ImageType
 from ..core.errors import (GymlikeFileNotFoundError, GymlikeIndexError, GymlikeNotImplementedError,
                            GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
+from ..core.runtime import wp as _warp
 from ..core.sim import Env
 from ..core.types import CameraProperties, Transform, Vec3, coerce, number
+
+wp = _warp()                        # Warp, initialised quietly as everywhere in gymlike
 
 _NO_HIT = wp.constant(wp.uint32(0xFFFFFFFF))
 _FOLLOW_POSITION = wp.constant(int(CameraFollowMode.FOLLOW_POSITION))
@@ -310,9 +312,7 @@ class CameraSystem:
 
     def set_transform(self, cam, transform):
         p, q = _transform(transform, "set_camera_transform", "transform")
-        cam.p, cam.q = p, q
-        if cam.body >= 0:
-            pass                        # stays attached: the transform is relative to the body
+        cam.p, cam.q = p, q             # an attached camera stays attached: relative to its body
         self._moved(cam)
 
     def attach(self, cam, body, transform, mode):
