@@ -36,7 +36,7 @@ from ..core.errors import (GymlikeFileNotFoundError, GymlikeIndexError, GymlikeN
                            GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
 from ..core.runtime import wp as _warp
 from ..core.sim import Env
-from ..core.types import CameraProperties, Transform, Vec3, coerce, number
+from ..core.types import CameraProperties, Transform, coerce, number
 
 wp = _warp()                        # Warp, initialised quietly as everywhere in gymlike
 
@@ -115,14 +115,6 @@ def _matrix(q):
 
 
 # ============================================================================ validation
-def _finite_vec3(v, what, name):
-    v = coerce(Vec3, v, f"{what}: {name}")
-    a = np.array([v.x, v.y, v.z], np.float64)
-    if not np.isfinite(a).all():
-        raise GymlikeValueError(f"{what}: {name} must be finite, got {v}")
-    return a
-
-
 def _transform(t, what, name):
     t = coerce(Transform, t, f"{what}: {name}")
     p = np.array([t.p.x, t.p.y, t.p.z], np.float64)
@@ -301,8 +293,9 @@ class CameraSystem:
             cam.group[0].dirty = True
 
     def set_location(self, cam, pos, target):
-        pos = _finite_vec3(pos, "set_camera_location", "position")
-        target = _finite_vec3(target, "set_camera_location", "target")
+        from .viewer import _vec3_arg
+        pos = _vec3_arg(pos, "set_camera_location", "position")
+        target = _vec3_arg(target, "set_camera_location", "target")
         if np.linalg.norm(target - pos) < 1e-9:
             raise GymlikeValueError("set_camera_location: position and target coincide")
         up = np.array([0.0, 1.0, 0.0]) if _y_up(self.sim) else np.array([0.0, 0.0, 1.0])
@@ -587,9 +580,10 @@ class CameraSystem:
         what = "set_light_parameters"
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or index < 0:
             raise GymlikeValueError(f"{what}: light index must be an int >= 0, got {index!r}")
-        i = _finite_vec3(intensity, what, "intensity")
-        a = _finite_vec3(ambient, what, "ambient")
-        d = _finite_vec3(direction, what, "direction")
+        from .viewer import _vec3_arg
+        i = _vec3_arg(intensity, what, "intensity")
+        a = _vec3_arg(ambient, what, "ambient")
+        d = _vec3_arg(direction, what, "direction")
         if np.linalg.norm(d) < 1e-9:
             raise GymlikeValueError(f"{what}: direction must not be zero")
         if index != 0:
