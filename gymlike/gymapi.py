@@ -1336,6 +1336,31 @@ class Gym:
         """Place the viewer camera at `pos` looking at `target` (env frame; env None = sim frame)."""
         _viewer().viewer_camera_look_at(viewer, env, pos, target)
 
+    # ================================================================== USD export (gymlike/render/usd.py)
+    def create_usd_exporter(self, options=None):
+        """A USD exporter (one self-contained .usda per export; display colors or UsdPreviewSurface)."""
+        return _usd().create(options)
+
+    def destroy_usd_exporter(self, exporter):
+        """Release an exporter; later use of it raises."""
+        _usd().exporter_of(exporter, "destroy_usd_exporter").destroyed = True
+
+    def get_usd_export_root(self, exporter):
+        """Directory exports are written to (relative names resolve against it; default '.')."""
+        return _usd().exporter_of(exporter, "get_usd_export_root").root
+
+    def set_usd_export_root(self, exporter, path):
+        """Set the export directory (created on first export); False if `path` is a file."""
+        return _usd().set_root(exporter, path)
+
+    def export_usd_asset(self, exporter, asset, filename):
+        """Write an asset at its default pose to USD; True on success."""
+        return _usd().export_asset(exporter, asset, filename)
+
+    def export_usd_sim(self, exporter, sim, name, dirName=None):
+        """Write the sim at its current state to `<root>[/dirName]/name.usda`; returns {body prim: Transform}."""
+        return _usd().export_sim(exporter, _h.sim_of(sim, "export_usd_sim"), name, dirName)
+
     # ================================================================== static terrain geometry (core/terrain.py)
     def add_heightfield(self, sim, heightSamples, params):
         """Static heightfield shared by all envs (int16 samples, rows along x, sample [0, 0] at params.transform)."""
@@ -1404,19 +1429,11 @@ class Gym:
 
 
 
-    def create_usd_exporter(self, options = None):
-        _todo("create_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
 
-    def destroy_usd_exporter(self, arg0):
-        _todo("destroy_usd_exporter", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
 
-    def export_usd_asset(self, arg0, arg1, arg2):
-        _todo("export_usd_asset", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
-    def export_usd_sim(self, exporter, sim, name, dirName = None):
-        _todo("export_usd_sim", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
     def find_actor_fixed_tendon_joint_index(self, arg0, arg1, arg2, arg3):
         _todo("find_actor_fixed_tendon_joint_index", "fixed tendons are not mapped to Newton yet")
@@ -1483,11 +1500,11 @@ class Gym:
     def get_soft_contacts(self, arg0):
         _unsupported("get_soft_contacts", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def get_usd_export_root(self, arg0):
-        _todo("get_usd_export_root", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
-    def get_viewer_camera_handle(self, arg0):
-        _todo("get_viewer_camera_handle", "camera sensors (which the handle is for) are not implemented yet")
+    def get_viewer_camera_handle(self, viewer):
+        """Handle of the viewer's camera for the camera calls (any env; image: the viewer's picture of all envs)."""
+        v = _viewer().viewer_of(viewer, "get_viewer_camera_handle")
+        return _cameras().system(v.sim).viewer_handle(v)
 
     def omni_connect(self, arg0):
         _unsupported("omni_connect", "Omniverse Nucleus connections are not part of gymlike")
@@ -1548,8 +1565,6 @@ class Gym:
         _unsupported("set_pneumatic_target_tensor_indexed", "soft bodies, particles and pneumatics are not mapped to Newton")
 
 
-    def set_usd_export_root(self, arg0, arg1):
-        _todo("set_usd_export_root", "USD export is not implemented yet (Newton's ViewerUSD can back it)")
 
 
 
@@ -1588,6 +1603,12 @@ def _camera_of(sim, env, handle, what):
     env = C.env_check(sim, env, what)
     cams = C.system(env.sim)
     return cams.camera(env, handle, what), cams
+
+
+def _usd():
+    """gymlike.render.usd (imported on first export; loads usd-core)."""
+    from .render import usd
+    return usd
 
 
 def _viewer():

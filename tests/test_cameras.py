@@ -367,3 +367,55 @@ def test_y_up_camera_looks_at_its_target(gym):
     # the image is upright: ground (segmentation 0 for a default plane... and hits) below, sky above
     depth = gym.get_camera_image(sim, env, c, gymapi.IMAGE_DEPTH)
     assert np.isneginf(depth[0]).all() and np.isfinite(depth[-1]).all()
+
+
+def test_viewer_camera_handle_sees_every_env(gym):
+    """get_viewer_camera_handle: the viewer's picture of all envs through the camera calls, with
+    matrices that project like a camera sensor's, posed by viewer_camera_look_at and set_camera_location."""
+    sim, box, envs = _scene(gym)
+    for i, env in enumerate(envs):
+        gym.create_actor(env, box, pose(0.0, 0.0, 0.2), "box", i, 0, BOX_SEG + i)
+    props = gymapi.CameraProperties()
+    props.width, props.height = 160, 120
+    viewer = gym.create_viewer(sim, props)
+    h = gym.get_viewer_camera_handle(viewer)
+    assert gym.get_viewer_camera_handle(viewer) == h
+    o0 = np.array(gym.get_env_origin(envs[0]).to_tuple())
+    o1 = np.array(gym.get_env_origin(envs[1]).to_tuple())
+    mid = 0.5 * (o0 + o1)
+    gym.viewer_camera_look_at(viewer, None, gymapi.Vec3(*(mid + [0.0, -6.0, 4.0])), gymapi.Vec3(*mid))
+    color = gym.get_camera_image(sim, envs[0], h, gymapi.IMAGE_COLOR)
+    depth = gym.get_camera_image(sim, envs[0], h, gymapi.IMAGE_DEPTH)
+    seg = gym.get_camera_image(sim, envs[1], h, gymapi.IMAGE_SEGMENTATION)
+    assert color.shape == (120, 160 * 4) and depth.shape == seg.shape == (120, 160)
+    assert {BOX_SEG, BOX_SEG + 1, GROUND_SEG} <= set(np.unique(seg))      # both envs' boxes and the ground
+    V = gym.get_camera_view_matrix(sim, envs[0], h)
+    P = gym.get_camera_proj_matrix(sim, envs[0], h)
+    for i, o in enumerate((o0, o1)):
+        v = np.append(o + [0.0, 0.0, 0.4], 1.0) @ V          # top of each box
+        c = v @ P
+        r = int(round((1.0 - c[1] / c[3]) * 0.5 * 120 - 0.5))
+        col = int(round((c[0] / c[3] + 1.0) * 0.5 * 160 - 0.5))
+        assert seg[r, col] == BOX_SEG + i
+        assert depth[r, col] == pytest.approx(v[2], rel=0.03)
+    # the pose reads back in the env named, and set_camera_location moves the viewer camera
+    t1 = gym.get_camera_transform(sim, envs[1], h)
+    tv = gym.get_viewer_camera_transform(viewer, envs[1])
+    assert t1.p.to_tuple() == pytest.approx(tv.p.to_tuple(), abs=1e-5)
+    gym.set_camera_location(h, envs[1], gymapi.Vec3(0.0, -3.0, 2.0), gymapi.Vec3(0.0, 0.0, 0.2))
+    tv = gym.get_viewer_camera_transform(viewer, envs[1])
+    assert tv.p.to_tuple() == pytest.approx((0.0, -3.0, 2.0), abs=1e-5)
+    seg = gym.get_camera_image(sim, envs[1], h, gymapi.IMAGE_SEGMENTATION)
+    assert seg[60, 80] == BOX_SEG + 1                       # now looking straight at env 1's box
+    # what the viewer camera cannot do is refused clearly
+    with pytest.raises(NotImplementedError, match="viewer camera"):
+        gym.get_camera_image_gpu_tensor(sim, envs[0], h, gymapi.IMAGE_COLOR)
+    with pytest.raises(ValueError, match="viewer camera"):
+        gym.attach_camera_to_body(h, envs[0], 0, gymapi.Transform(), gymapi.FOLLOW_TRANSFORM)
+    with pytest.raises(ValueError, match="viewer camera"):
+        gym.destroy_camera_sensor(sim, envs[0], h)
+    with pytest.raises(TypeError):
+        gym.get_viewer_camera_handle(sim)
+    gym.destroy_viewer(viewer)
+    with pytest.raises(RuntimeError, match="destroyed"):
+        gym.get_camera_image(sim, envs[0], h, gymapi.IMAGE_COLOR)

@@ -249,6 +249,25 @@ def _world_flag(name):
     return getattr(SensorCamera.WorldRenderFlag, name)
 
 
+# Handles of viewer cameras (get_viewer_camera_handle): far above any env's camera count.
+_VIEWER_HANDLE_BASE = 1 << 24
+
+
+class ViewerCamera:
+    """The viewer's camera through the camera-sensor calls, bound to the env a call names:
+    its image is the viewer's picture of every env, its pose the viewer camera's."""
+
+    def __init__(self, viewer, handle, env):
+        self.viewer, self.handle, self.env = viewer, handle, env
+        self.body, self.destroyed = -1, False
+
+    @property
+    def props(self):
+        w, h = _viewer_image_size(self.viewer)
+        return dict(width=w, height=h, horizontal_fov=float(self.viewer.horizontal_fov), near_plane=0.01,
+                    far_plane=math.inf, enable_tensors=False)
+
+
 class CameraSystem:
     """The sim's cameras, textures, body looks and light (`sim.component("cameras", ...)`)."""
 
@@ -264,6 +283,7 @@ class CameraSystem:
         self.light = None               # (intensity, ambient, direction) of light 0
         self.shape_seg = None
         self.frames_rendered = 0
+        self.viewers = []               # viewers whose camera got a handle (get_viewer_camera_handle)
 
     # ---- cameras
     def create(self, env, props):
@@ -276,9 +296,20 @@ class CameraSystem:
         cams.append(cam)
         return cam.handle
 
+    def viewer_handle(self, viewer):
+        if viewer not in self.viewers:
+            self.viewers.append(viewer)
+        return _VIEWER_HANDLE_BASE + self.viewers.index(viewer)
+
     def camera(self, env, handle, what):
         if isinstance(handle, bool) or not isinstance(handle, (int, np.integer)):
             raise GymlikeTypeError(f"{what}: expected an int camera handle, got {type(handle).__name__}")
+        k = int(handle) - _VIEWER_HANDLE_BASE
+        if 0 <= k < len(self.viewers):
+            viewer = self.viewers[k]
+            if viewer.destroyed:
+                raise GymlikeRuntimeError(f"{what}: the viewer of camera handle {handle} was destroyed")
+            return ViewerCamera(viewer, int(handle), env)
         cams = self.cams.get(env.index, [])
         if not 0 <= handle < len(cams):
             raise GymlikeIndexError(f"{what}: camera handle {handle} out of range: env {env.index} has "
@@ -298,6 +329,9 @@ class CameraSystem:
         target = _vec3_arg(target, "set_camera_location", "target")
         if np.linalg.norm(target - pos) < 1e-9:
             raise GymlikeValueError("set_camera_location: position and target coincide")
+        if isinstance(cam, ViewerCamera):
+            cam.viewer.look_at(pos + cam.env.origin, target + cam.env.origin)
+            return
         up = np.array([0.0, 1.0, 0.0]) if _y_up(self.sim) else np.array([0.0, 0.0, 1.0])
         cam.p, cam.q = _look_at(pos, target, up)
         cam.body = -1
@@ -305,11 +339,18 @@ class CameraSystem:
 
     def set_transform(self, cam, transform):
         p, q = _transform(transform, "set_camera_transform", "transform")
+        if isinstance(cam, ViewerCamera):                 # look along the transform's +X
+            p = p + cam.env.origin
+            cam.viewer.look_at(p, p + _qrot(q, [1.0, 0.0, 0.0]))
+            return
         cam.p, cam.q = p, q             # an attached camera stays attached: relative to its body
         self._moved(cam)
 
     def attach(self, cam, body, transform, mode):
         what = "attach_camera_to_body"
+        if isinstance(cam, ViewerCamera):
+            raise GymlikeValueError(f"{what}: the viewer camera cannot be attached to a body; create a "
+                                    "camera sensor for that")
         if isinstance(body, bool) or not isinstance(body, (int, np.integer)):
             raise GymlikeTypeError(f"{what}: expected an int rigid body handle, got {type(body).__name__}")
         if not 0 <= body < cam.env.body_count:
@@ -325,11 +366,16 @@ class CameraSystem:
         self._moved(cam)
 
     def destroy(self, cam):
+        if isinstance(cam, ViewerCamera):
+            raise GymlikeValueError("destroy_camera_sensor: the viewer camera is not a camera sensor "
+                                    "(destroy the viewer instead)")
         cam.destroyed = True
         self._moved(cam)
 
     def world_pose(self, cam):
         """Camera pose in the sim frame, Isaac Gym camera frame: (p, q)."""
+        if isinstance(cam, ViewerCamera):
+            return _viewer_pose(cam.viewer)
         if cam.body < 0:
             return cam.p + cam.env.origin, cam.q
         sim = self.sim
@@ -465,6 +511,11 @@ class CameraSystem:
     # ---- images
     def image(self, cam, image_type, what):
         t = _image_type(image_type, what)
+        if isinstance(cam, ViewerCamera):                 # rendered now, at the viewer's size
+            shot = _viewer_shot(cam.viewer)
+            if t == ImageType.IMAGE_COLOR:
+                return shot.out.numpy().view(np.uint8).reshape(shot.height, shot.width * 4).copy()
+            return (shot.depth if t == ImageType.IMAGE_DEPTH else shot.seg).numpy()[0].copy()
         g, row = self.buffers(cam, what)
         # copies (on the CPU .numpy() is a view, and Isaac Gym code edits the images it gets)
         if t == ImageType.IMAGE_COLOR:
@@ -476,6 +527,9 @@ class CameraSystem:
     def tensor(self, cam, image_type, what):
         import torch
         t = _image_type(image_type, what)
+        if isinstance(cam, ViewerCamera):
+            raise GymlikeNotImplementedError(f"{what}: the viewer camera has no image tensor in gymlike; "
+                                             "use get_camera_image, or a camera sensor with enable_tensors")
         if not cam.props["enable_tensors"]:
             raise GymlikeValueError(f"{what}: camera {cam.handle} of env {cam.env.index} was created with "
                                     "CameraProperties.enable_tensors = False; set it to True before "
@@ -491,9 +545,8 @@ class CameraSystem:
         from PIL import Image
         t = _image_type(image_type, what)
         img = self.image(cam, t, what)
-        g = cam.group[0]
         if t == ImageType.IMAGE_COLOR:
-            pil = Image.fromarray(img.reshape(g.height, g.width, 4), "RGBA")
+            pil = Image.fromarray(img.reshape(img.shape[0], -1, 4), "RGBA")
         elif t == ImageType.IMAGE_DEPTH:
             # 8-bit grey, inverse depth: the nearest point white, twice as far half as bright,
             # nothing hit black (a ground plane reaching the horizon would flatten a linear scale)
@@ -722,16 +775,22 @@ _VIEWER_MAX_WIDTH = 960
 
 @wp.kernel
 def _composite(color: wp.array3d(dtype=wp.uint32), fdepth: wp.array3d(dtype=wp.float32),
-               clear: wp.uint32, out: wp.array2d(dtype=wp.uint32)):
+               shape: wp.array3d(dtype=wp.uint32), clear: wp.uint32, out: wp.array2d(dtype=wp.uint32),
+               out_fdepth: wp.array3d(dtype=wp.float32), out_shape: wp.array3d(dtype=wp.uint32)):
+    """Per pixel, the nearest of the per-env views (color, forward depth, shape index)."""
     i, j = wp.tid()
     best = float(1.0e30)
     c = clear
+    s = _NO_HIT
     for v in range(color.shape[0]):
         d = fdepth[v, i, j]
         if d > 0.0 and d < best:
             best = d
             c = color[v, i, j]
+            s = shape[v, i, j]
     out[i, j] = c
+    out_fdepth[0, i, j] = wp.where(s == _NO_HIT, 0.0, best)
+    out_shape[0, i, j] = s
 
 
 class _ViewerShot:
@@ -746,38 +805,63 @@ class _ViewerShot:
         self.xforms = wp.zeros(views, dtype=wp.transform, device=dev)
         self.color = wp.zeros((views, height, width), dtype=wp.uint32, device=dev)
         self.fdepth = wp.zeros((views, height, width), dtype=wp.float32, device=dev)
+        self.shape = wp.zeros((views, height, width), dtype=wp.uint32, device=dev)
         self.out = wp.zeros((height, width), dtype=wp.uint32, device=dev)
+        # the composite as one camera view: Newton depth and shape, then Isaac Gym depth and ids
+        self.out_fdepth = wp.zeros((1, height, width), dtype=wp.float32, device=dev)
+        self.out_shape = wp.zeros((1, height, width), dtype=wp.uint32, device=dev)
+        self.depth = wp.zeros((1, height, width), dtype=wp.float32, device=dev)
+        self.seg = wp.zeros((1, height, width), dtype=wp.int32, device=dev)
+        self.far = wp.array([1.0e30], dtype=wp.float32, device=dev)
 
 
-def viewer_image(viewer):
-    """(H, W, 4) uint8 RGBA picture of the whole sim from the viewer's camera."""
+def _viewer_shot(viewer):
+    """Ray trace the whole sim from the viewer's camera (at most _VIEWER_MAX_WIDTH pixels wide)."""
     sim = viewer.sim
     sim.ensure_ready("viewer image")
     cams = system(sim)
     cams._ensure_sensor()
     if cams.textures_dirty:
         cams._upload_textures()
-    w, h = viewer.size()
-    scale = min(1.0, _VIEWER_MAX_WIDTH / w)
-    w, h = max(1, int(round(w * scale))), max(1, int(round(h * scale)))
+    w, h = _viewer_image_size(viewer)
     views = 1 if sim.one_world else max(1, int(sim.model.world_count))
     shot = getattr(viewer, "_shot", None)
     key = (w, h, float(viewer.horizontal_fov), views)
     if shot is None or shot.key != key:
         shot = viewer._shot = _ViewerShot(sim, w, h, float(viewer.horizontal_fov), views)
-    pos, forward = viewer.camera_pose()
-    up = np.array([0.0, 1.0, 0.0]) if _y_up(sim) else np.array([0.0, 0.0, 1.0])
-    p, q = _look_at(np.asarray(pos, np.float64), np.asarray(pos, np.float64) + forward, up)
+    p, q = _viewer_pose(viewer)
     q = _qmul(q, _IG_TO_NEWTON)
     shot.xforms.fill_(wp.transform(wp.vec3(*p), wp.quat(*q)))
     sim.model.bvh_refit_shapes(sim.state)
     config = cams.config_textured if cams.textured else cams.config
     cams.sensor.update(sim.state, shot.xforms, shot.rays, color_image=shot.color, forward_depth_image=shot.fdepth,
-                       world_indices=shot.worlds, render_config=config)
+                       shape_index_image=shot.shape, world_indices=shot.worlds, render_config=config)
     sky = np.array([int(0.45 * 255), int(0.5 * 255), int(0.58 * 255), 255], np.uint8).view(np.uint32)[0]
-    wp.launch(_composite, dim=(h, w), inputs=[shot.color, shot.fdepth, wp.uint32(int(sky))], outputs=[shot.out],
-              device=sim.device)
-    return shot.out.numpy().view(np.uint8).reshape(h, w, 4).copy()
+    wp.launch(_composite, dim=(h, w), inputs=[shot.color, shot.fdepth, shot.shape, wp.uint32(int(sky))],
+              outputs=[shot.out, shot.out_fdepth, shot.out_shape], device=sim.device)
+    wp.launch(_isaac_images, dim=(1, h, w), inputs=[shot.out_fdepth, shot.out_shape, cams.shape_seg, shot.far],
+              outputs=[shot.depth, shot.seg], device=sim.device)
+    return shot
+
+
+def _viewer_image_size(viewer):
+    w, h = viewer.size()
+    scale = min(1.0, _VIEWER_MAX_WIDTH / w)
+    return max(1, int(round(w * scale))), max(1, int(round(h * scale)))
+
+
+def _viewer_pose(viewer):
+    """Viewer camera pose in the sim frame, Isaac Gym camera frame: (p, q)."""
+    pos, forward = viewer.camera_pose()
+    pos = np.asarray(pos, np.float64)
+    up = np.array([0.0, 1.0, 0.0]) if _y_up(viewer.sim) else np.array([0.0, 0.0, 1.0])
+    return _look_at(pos, pos + np.asarray(forward, np.float64), up)
+
+
+def viewer_image(viewer):
+    """(H, W, 4) uint8 RGBA picture of the whole sim from the viewer's camera."""
+    shot = _viewer_shot(viewer)
+    return shot.out.numpy().view(np.uint8).reshape(shot.height, shot.width, 4).copy()
 
 
 def write_viewer_image(viewer, filename, what="write_viewer_image_to_file"):
