@@ -91,12 +91,14 @@ def set_root(exporter, path, what="set_usd_export_root"):
 
 
 def _pxr(what):
+    """Fail at create_usd_exporter, not halfway through an export, when usd-core is missing."""
     try:
-        from pxr import Gf, Sdf, Tf, Usd, UsdGeom, UsdPhysics, UsdShade, Vt   # noqa: F401
+        import pxr.UsdGeom
+        import pxr.UsdPhysics
+        import pxr.UsdShade
     except ImportError as e:
         raise GymlikeRuntimeError(f"{what}: USD export needs usd-core (pip install 'usd-core>=25.5,<26.9'): "
                                   f"{e}") from None
-    import pxr
     return pxr
 
 
