@@ -322,3 +322,54 @@ def test_wrap_tensor_offsets_and_counts(gym, scene):
     assert tuple(part.shape) == (3, 6) and part.data_ptr() == full[2, 7:].data_ptr()
     with pytest.raises(ValueError, match="exceeds"):
         gymtorch.wrap_tensor(t, offsets=(0, 10), counts=(1, 6))
+
+
+@pytest.mark.parametrize("api", ["tensor", "handle"])
+def test_nan_env_recovers_in_one_reset_on_physx_and_others_run_on_bit_for_bit(gym, api):
+    """An articulated env that went NaN recovers with one reset through the public API (MuJoCo's
+    warm start of that env is cleared); the other env's run equals an undisturbed run exactly."""
+    def run(inject):
+        sim = make_sim(gym, "physx", dt=1 / 60, substeps=2)
+        ant = gym.load_asset(sim, ASSETS, "mjcf/nv_ant.xml", options())
+        envs = []
+        for i in range(2):
+            env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+            gym.create_actor(env, ant, pose(z=0.6), "ant", i, 0)
+            envs.append(env)
+        gym.prepare_sim(sim)
+        root = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+        dof = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+        gym.refresh_actor_root_state_tensor(sim)
+        gym.refresh_dof_state_tensor(sim)
+        root0, dof0 = root.clone(), dof.clone()
+        body0 = gym.get_actor_rigid_body_states(envs[1], 0, gymapi.STATE_ALL).copy()
+        dofs0 = gym.get_actor_dof_states(envs[1], 0, gymapi.STATE_ALL).copy()
+        for _ in range(20):
+            gym.simulate(sim)
+        if inject:
+            gym.refresh_dof_state_tensor(sim)
+            bad = dof.clone()
+            bad[8:, 1] = float("nan")                    # env 1's DOF velocities
+            one = gymtorch.unwrap_tensor(torch.tensor([1], dtype=torch.int32))
+            gym.set_dof_state_tensor_indexed(sim, gymtorch.unwrap_tensor(bad), one, 1)
+            with pytest.raises(RuntimeError, match=r"env\(s\) 1 at frame 21"):
+                gym.simulate(sim)
+            if api == "tensor":
+                ids = gymtorch.unwrap_tensor(torch.tensor([1], dtype=torch.int32))
+                gym.set_actor_root_state_tensor_indexed(sim, gymtorch.unwrap_tensor(root0), ids, 1)
+                gym.set_dof_state_tensor_indexed(sim, gymtorch.unwrap_tensor(dof0), ids, 1)
+            else:
+                gym.set_actor_rigid_body_states(envs[1], 0, body0, gymapi.STATE_ALL)
+                gym.set_actor_dof_states(envs[1], 0, dofs0, gymapi.STATE_ALL)
+        else:
+            gym.simulate(sim)
+        for _ in range(20):
+            gym.simulate(sim)                            # raises if env 1 is still poisoned
+        gym.refresh_actor_root_state_tensor(sim)
+        out = root.clone()
+        gym.destroy_sim(sim)
+        return out
+
+    ref, got = run(False), run(True)
+    assert torch.isfinite(got).all()
+    assert torch.equal(got[0], ref[0])

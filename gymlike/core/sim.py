@@ -354,8 +354,21 @@ class Sim:
             setattr(self, name, part)
         return part
 
-    def state_written(self):
-        """Called after any write into the simulated state (listeners: tensor buffers)."""
+    def state_written(self, actors=None):
+        """Called after any write into the simulated state of `actors` (host sim indices; None: all).
+
+        The solver forgets what it carried over for those envs: MuJoCo warm-starts each step from
+        the last one's accelerations, so a state that went NaN keeps poisoning its world after a
+        reset unless that is cleared (SolverMuJoCo.reset with StateFlags.NONE leaves the state
+        alone and zeroes warm start, activations and applied forces, which control refills)."""
+        if self.solver is not None and hasattr(self.solver, "mjw_data"):
+            import newton
+            mask = None
+            if actors is not None and not self.one_world:
+                worlds = np.zeros(int(self.model.world_count) + 1, bool)   # last: world -1
+                worlds[self.host.actor_env[np.asarray(actors, np.int64)]] = True
+                mask = _wp().array(worlds, dtype=_wp().bool, device=self.device)
+            self.solver.reset(self.state, mask, flags=newton.StateFlags.NONE)
         for listener in self.listeners:
             fn = getattr(listener, "on_state_written", None)
             if fn is not None:

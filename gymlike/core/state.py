@@ -177,7 +177,7 @@ def set_body_states(sim, b0, states, origin, flags, what):
     arts = wp.array(h.actor_articulation[actors].astype(np.int32), dtype=wp.int32, device=sim.device)
     newton.eval_ik(sim.model, st, st.joint_q, st.joint_qd, indices=arts)
     newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st, indices=arts)
-    sim.state_written()
+    sim.state_written(actors)
 
 
 def _move_fixed_roots(sim, actors, idx, q):
@@ -254,7 +254,7 @@ def set_dof_states(sim, actor_indices, states, flags, what):
         P.scatter(sim, st.joint_qd, h.dof_qd[dofs], states["vel"].astype(np.float32))
     arts = wp.array(h.actor_articulation[np.asarray(actor_indices)].astype(np.int32), dtype=wp.int32, device=sim.device)
     newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st, indices=arts)
-    sim.state_written()
+    sim.state_written(actor_indices)
 
 
 # ---------------------------------------------------------------------------- frames

@@ -350,11 +350,11 @@ class TensorAPI:
         return wp.from_torch(t), host
 
     # ------------------------------------------------------------------ setters
-    def _fk(self, n):
+    def _fk(self, n, host):
         newton = _newton()
         st = self.sim.state
         newton.eval_fk(self.sim.model, st.joint_q, st.joint_qd, st, indices=self.arts[:n])
-        self.sim.state_written()
+        self.sim.state_written(host)
 
     def set_roots(self, tensor, indices, count, what):
         src = self.as_array(tensor, what, self.n_act, 13)
@@ -374,12 +374,16 @@ class TensorAPI:
         if self.has_fixed and (host is None or not self.host_floating[host].all()):
             from .props import notify
             notify(self.sim, "JOINT_PROPERTIES")
-        self._fk(n)
+        self._fk(n, host)
         return True
 
     def set_dof_states(self, tensor, indices, count, what):
         src = self.as_array(tensor, what, self.n_dof, 2)
-        ids, n = (self.all_actors, self.n_act) if indices is None else self._ids(indices, count, what)
+        if indices is None:
+            ids, host, n = self.all_actors, None, self.n_act
+        else:
+            ids, host = self.actor_ids(indices, count, what)
+            n = len(host)
         if n == 0 or self.n_dof == 0:
             return True
         self.sim.sync_joint_state()
@@ -387,7 +391,7 @@ class TensorAPI:
         self.launch("set_dofs", _scatter_actor_dofs, n,
                     (src, ids, self.dof0, self.ndof, d.dof_q, d.dof_qd, self.actor_art, st.joint_q, st.joint_qd,
                      self.arts))
-        self._fk(n)
+        self._fk(n, host)
         return True
 
     def _ids(self, indices, count, what):
