@@ -29,6 +29,7 @@ from .core.types import (  # noqa: F401
 )
 from .core.types import DOF_FRAME_DTYPE as _DOF_FRAME_DTYPE, TRANSFORM_DTYPE as _TRANSFORM_DTYPE
 from .core.types import coerce as _coerce
+from .core.runtime import serialized as _serialized
 
 _enums.export_members(globals())
 
@@ -70,8 +71,10 @@ def _mesh_kinds(mesh_type, what):
     return [k for k in (1, 2) if m & k]
 
 
+@_serialized
 class Gym:
-    """The Isaac Gym interface object (`gymapi.acquire_gym()`)."""
+    """The Isaac Gym interface object (`gymapi.acquire_gym()`). Thread-safe: calls from several
+    threads run one at a time."""
 
     # ================================================================== sims
     def create_sim(self, compute_device=0, graphics_device=0, type=_enums.SimType.SIM_PHYSX, params=None):
@@ -242,13 +245,13 @@ class Gym:
 
     def get_dof_type_string(self, dof_type):
         return {_DofType.DOF_ROTATION: "Rotation", _DofType.DOF_TRANSLATION: "Translation"}.get(
-            _DofType(int(dof_type)), "Invalid")
+            _h.enum_of(_DofType, dof_type, "get_dof_type_string", "dof_type"), "Invalid")
 
     def get_joint_type_string(self, joint_type):
         return {_JointType.JOINT_FIXED: "Fixed", _JointType.JOINT_REVOLUTE: "Revolute",
                 _JointType.JOINT_PRISMATIC: "Prismatic", _JointType.JOINT_BALL: "Ball",
                 _JointType.JOINT_PLANAR: "Planar", _JointType.JOINT_FLOATING: "Floating"}.get(
-            _JointType(int(joint_type)), "Invalid")
+            _h.enum_of(_JointType, joint_type, "get_joint_type_string", "joint_type"), "Invalid")
 
     # tendons, actuators, soft bodies: Isaac Gym's MJCF tendons and PhysX soft bodies
     def get_asset_tendon_count(self, asset):
@@ -740,7 +743,7 @@ class Gym:
         """Write every actor's root state (floating: pose and velocity; fixed base: pose)."""
         from .core import tensors as T
         return T.api(_h.sim_of(sim, "set_actor_root_state_tensor"), "set_actor_root_state_tensor").set_roots(
-            root_states, None, None, "set_actor_root_state_tensor")
+            root_states, T.ALL, None, "set_actor_root_state_tensor")
 
     def set_actor_root_state_tensor_indexed(self, sim, root_states, actor_indices, num_indices):
         """Write the root states of the listed actors only (int32 DOMAIN_SIM actor indices)."""
@@ -751,7 +754,7 @@ class Gym:
     def set_dof_state_tensor(self, sim, dof_states):
         from .core import tensors as T
         return T.api(_h.sim_of(sim, "set_dof_state_tensor"), "set_dof_state_tensor").set_dof_states(
-            dof_states, None, None, "set_dof_state_tensor")
+            dof_states, T.ALL, None, "set_dof_state_tensor")
 
     def set_dof_state_tensor_indexed(self, sim, dof_states, actor_indices, num_indices):
         """Write the DOF states of the listed actors (actors without DOFs are skipped)."""
@@ -760,23 +763,23 @@ class Gym:
             dof_states, actor_indices, num_indices, "set_dof_state_tensor_indexed")
 
     def set_dof_position_target_tensor(self, sim, targets):
-        return _set_dof_values(sim, "pos_target", targets, None, None, "set_dof_position_target_tensor")
+        return _set_dof_values(sim, "pos_target", targets, "set_dof_position_target_tensor")
 
     def set_dof_position_target_tensor_indexed(self, sim, targets, actor_indices, num_indices):
-        return _set_dof_values(sim, "pos_target", targets, actor_indices, num_indices, "set_dof_position_target_tensor_indexed")
+        return _set_dof_values(sim, "pos_target", targets, "set_dof_position_target_tensor_indexed", (actor_indices, num_indices))
 
     def set_dof_velocity_target_tensor(self, sim, targets):
-        return _set_dof_values(sim, "vel_target", targets, None, None, "set_dof_velocity_target_tensor")
+        return _set_dof_values(sim, "vel_target", targets, "set_dof_velocity_target_tensor")
 
     def set_dof_velocity_target_tensor_indexed(self, sim, targets, actor_indices, num_indices):
-        return _set_dof_values(sim, "vel_target", targets, actor_indices, num_indices, "set_dof_velocity_target_tensor_indexed")
+        return _set_dof_values(sim, "vel_target", targets, "set_dof_velocity_target_tensor_indexed", (actor_indices, num_indices))
 
     def set_dof_actuation_force_tensor(self, sim, forces):
         """Efforts for every DOF (DOF_MODE_EFFORT DOFs), applied during the next simulate only."""
-        return _set_dof_values(sim, "actuation", forces, None, None, "set_dof_actuation_force_tensor")
+        return _set_dof_values(sim, "actuation", forces, "set_dof_actuation_force_tensor")
 
     def set_dof_actuation_force_tensor_indexed(self, sim, forces, actor_indices, num_indices):
-        return _set_dof_values(sim, "actuation", forces, actor_indices, num_indices, "set_dof_actuation_force_tensor_indexed")
+        return _set_dof_values(sim, "actuation", forces, "set_dof_actuation_force_tensor_indexed", (actor_indices, num_indices))
 
     def set_rigid_body_state_tensor(self, sim, states):
         """Write every body's state; joints follow (both engines; Isaac Gym allowed it on Flex only)."""
@@ -1576,8 +1579,10 @@ def _refresh(sim, name, what):
     return T.api(_h.sim_of(sim, what), what).refresh(name)
 
 
-def _set_dof_values(sim, kind, tensor, indices, count, what):
+def _set_dof_values(sim, kind, tensor, what, indexed=None):
+    """indexed: (actor index tensor, count) of an *_indexed setter; None writes every actor."""
     from .core import tensors as T
+    indices, count = (T.ALL, None) if indexed is None else indexed
     return T.api(_h.sim_of(sim, what), what).set_dof_values(kind, tensor, indices, count, what)
 
 

@@ -2,6 +2,7 @@
 
 from .core.errors import GymlikeTypeError, GymlikeValueError
 from .core.tensors import GymTensor
+from .core.types import number
 
 
 def wrap_tensor(gym_tensor, offsets=None, counts=None):
@@ -14,8 +15,8 @@ def wrap_tensor(gym_tensor, offsets=None, counts=None):
     if offsets is None and counts is None:
         return t
     shape = tuple(t.shape)
-    offsets = tuple(offsets) if offsets is not None else (0,) * len(shape)
-    counts = tuple(counts) if counts is not None else tuple(s - o for s, o in zip(shape, offsets))
+    offsets = _ints(offsets, "offsets") if offsets is not None else (0,) * len(shape)
+    counts = _ints(counts, "counts") if counts is not None else tuple(s - o for s, o in zip(shape, offsets))
     if len(offsets) != len(shape) or len(counts) != len(shape):
         raise GymlikeValueError(f"wrap_tensor: offsets and counts need one entry per dimension of {shape}, "
                                 f"got {offsets} and {counts}")
@@ -24,6 +25,14 @@ def wrap_tensor(gym_tensor, offsets=None, counts=None):
             raise GymlikeValueError(f"wrap_tensor: offset {o} + count {c} exceeds size {s} of dimension {dim}")
         t = t.narrow(dim, o, c)
     return t
+
+
+def _ints(values, name):
+    """wrap_tensor's offsets/counts: a sequence of ints, one per dimension."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise GymlikeTypeError(f"wrap_tensor: {name} must be a sequence of ints (one per dimension), "
+                               f"got {type(values).__name__} {values!r}")
+    return tuple(number(v, f"wrap_tensor: {name}[{i}]", integer=True) for i, v in enumerate(values))
 
 
 def unwrap_tensor(torch_tensor):

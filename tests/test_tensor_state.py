@@ -223,8 +223,28 @@ def test_bad_tensors_are_rejected_and_change_nothing(gym, scene):
                                                 gymtorch.unwrap_tensor(torch.tensor([0], dtype=torch.int32)), 3)
     with pytest.raises(GymlikeError):
         gym.set_dof_state_tensor(sim, gymtorch.unwrap_tensor(torch.zeros(3, 2)))
+    # the right count in the wrong layout: rows must stay rows
+    n_act, n_dof = root.shape[0], gym.get_sim_dof_count(sim)
+    with pytest.raises(ValueError, match=r"expected shape \(12, 13\).*got \(13, 12\)"):
+        gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(bad.t().contiguous()))
+    with pytest.raises(ValueError, match="expected shape"):
+        gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(bad.reshape(n_act // 2, 26)))
+    with pytest.raises(ValueError, match="expected shape"):
+        gym.set_dof_state_tensor(sim, gymtorch.unwrap_tensor(torch.zeros(2, n_dof)))
+    # an indexed setter needs its index tensor: None is not "every actor"
+    one = gymtorch.unwrap_tensor(torch.zeros(n_dof))
+    for call, arg in ((gym.set_actor_root_state_tensor_indexed, gymtorch.unwrap_tensor(bad)),
+                      (gym.set_dof_state_tensor_indexed, gymtorch.unwrap_tensor(torch.zeros(n_dof, 2))),
+                      (gym.set_dof_position_target_tensor_indexed, one),
+                      (gym.set_dof_velocity_target_tensor_indexed, one),
+                      (gym.set_dof_actuation_force_tensor_indexed, one)):
+        with pytest.raises(TypeError, match="actor indices must be a gymapi.Tensor"):
+            call(sim, arg, None, 1)
     gym.refresh_actor_root_state_tensor(sim)
     assert torch.equal(root, before)
+    # views of the acquired layout stay accepted: (num_envs, actors per env, 13), (num_envs, dofs per env)
+    assert gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(before.view(N_ENVS, 3, 13)))
+    assert gym.set_dof_position_target_tensor(sim, gymtorch.unwrap_tensor(torch.zeros(N_ENVS, n_dof // N_ENVS)))
 
 
 def test_rigid_body_force_tensor_accelerates_one_body(gym):

@@ -425,7 +425,8 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
     if not isinstance(options, AssetOptions):
         raise GymlikeTypeError(f"load_asset: options must be gymapi.AssetOptions, got {type(options).__name__}")
     if not isinstance(root, str) or not isinstance(filename, str):
-        raise GymlikeValueError("load_asset: rootpath and filename must be strings")
+        raise GymlikeTypeError(f"load_asset: rootpath and filename must be strings, got "
+                               f"{type(root).__name__} and {type(filename).__name__}")
     path = os.path.abspath(os.path.join(root, filename))
     ext = os.path.splitext(path)[1].lower()
     if kind is None:

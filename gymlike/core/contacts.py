@@ -30,7 +30,7 @@ import warp as wp
 from . import observables as OBS
 from .enums import SimType
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
-from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, coerce
+from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, coerce, require_finite
 
 
 # ============================================================================ kernels
@@ -285,7 +285,7 @@ def create_asset_force_sensor(asset, body_idx, local_pose, props, what="create_a
                                 f"for asset {asset.name}")
     if local_pose is None:
         local_pose = Transform()
-    local_pose = coerce(Transform, local_pose, f"{what}: local_pose")
+    local_pose = require_finite(coerce(Transform, local_pose, f"{what}: local_pose"), f"{what}: local_pose")
     if props is None:
         props = ForceSensorProperties()
     if not isinstance(props, ForceSensorProperties):

@@ -51,19 +51,24 @@ def index(i, n, what, kind):
     return int(i)
 
 
-def domain_of(domain, what):
+def enum_of(cls, value, what, name):
+    """`value` as a member of the IntEnum `cls`: a non-integer is a TypeError, an integer that
+    names no member a ValueError listing the members."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise GymlikeTypeError(f"{what}: {name} must be a gymapi.{cls.__name__}, got {type(value).__name__} {value!r}")
     try:
-        return IndexDomain(int(domain))
-    except (ValueError, TypeError):
-        raise GymlikeValueError(f"{what}: domain must be DOMAIN_ACTOR, DOMAIN_ENV or DOMAIN_SIM, got {domain!r}") from None
+        return cls(int(value))
+    except ValueError:
+        raise GymlikeValueError(f"{what}: {name} must be one of {', '.join(m.name for m in cls)}, "
+                                f"got {value!r}") from None
+
+
+def domain_of(domain, what):
+    return enum_of(IndexDomain, domain, what, "domain")
 
 
 def space_of(space, what):
-    try:
-        return CoordinateSpace(int(space))
-    except (ValueError, TypeError):
-        raise GymlikeValueError(f"{what}: space must be gymapi.ENV_SPACE, LOCAL_SPACE or GLOBAL_SPACE, "
-                                f"got {space!r}") from None
+    return enum_of(CoordinateSpace, space, what, "space")
 
 
 _STARTS = {"body": "body0", "dof": "dof0", "joint": "joint0", "shape": "shape0"}

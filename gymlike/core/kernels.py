@@ -106,6 +106,28 @@ def find_nan_worlds(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtyp
         wp.atomic_add(count, 0, 1)
 
 
+# Inputs no scene produces: NaN/inf, or beyond 1e15 in SI units (float32 keeps no precision
+# there; MuJoCo silently drops such forces). Setters flag them; the NaN guard names them.
+BAD_INPUT_LIMIT = wp.constant(1.0e15)
+BAD_INPUT_KINDS = ("DOF position targets", "DOF velocity targets", "DOF actuation forces",
+                   "rigid body forces, torques or force positions")
+
+
+@wp.func
+def bad_value(v: float):
+    return not wp.isfinite(v) or wp.abs(v) > BAD_INPUT_LIMIT
+
+
+@wp.func
+def flag_bad_input(env: int, kind: int, env_flags: wp.array(dtype=wp.int32),
+                   kind_counts: wp.array(dtype=wp.int32), count: wp.array(dtype=wp.int32)):
+    """Mark env `env` (and input kind `kind`) for the NaN guard's next read."""
+    if env >= 0:
+        env_flags[env] = 1
+    wp.atomic_add(kind_counts, kind, 1)
+    wp.atomic_add(count, 0, 1)
+
+
 @wp.kernel
 def scatter(src: wp.array(dtype=Any), idx: wp.array(dtype=wp.int32), dst: wp.array(dtype=Any)):
     """dst[idx[i]] = src[i] for any element type (float, vec3, mat33, transform...)."""

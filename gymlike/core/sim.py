@@ -20,7 +20,7 @@ from .enums import (RIGID_BODY_DISABLE_GRAVITY, DofDriveMode, SimType, UpAxis)
 from .errors import (GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError,
                      SimulationNaNError)
 from .types import (DOF_PROPERTIES_DTYPE, DOF_STATE_DTYPE, PlaneParams, SimParams, Transform, Vec3,
-                    coerce, number)
+                    coerce, number, require_finite)
 
 _warned_gpu = False
 
@@ -168,6 +168,9 @@ class Sim:
         n = np.array(params.normal.to_tuple(), np.float64)
         if not np.isfinite(n).all() or np.linalg.norm(n) < 1e-9:
             raise GymlikeValueError(f"add_ground: plane normal must be a non-zero vector, got {params.normal}")
+        for name in ("distance", "static_friction", "dynamic_friction", "restitution"):
+            require_finite(number(getattr(params, name), f"add_ground: PlaneParams.{name}"),
+                           f"add_ground: PlaneParams.{name}")
         seg = params.segmentation_id
         if isinstance(seg, bool) or not isinstance(seg, (int, np.integer)) or seg < 0:
             raise GymlikeValueError(f"add_ground: segmentation_id must be an int >= 0, got {seg!r}")
@@ -175,7 +178,8 @@ class Sim:
 
     def create_env(self, lower, upper, num_per_row):
         self.check_building("create_env")
-        lower, upper = coerce(Vec3, lower, "create_env: lower"), coerce(Vec3, upper, "create_env: upper")
+        lower = require_finite(coerce(Vec3, lower, "create_env: lower"), "create_env: lower")
+        upper = require_finite(coerce(Vec3, upper, "create_env: upper"), "create_env: upper")
         if isinstance(num_per_row, bool) or number(num_per_row, "create_env: num_per_row", integer=True) < 1:
             raise GymlikeValueError(f"create_env: num_per_row must be a positive int, got {num_per_row!r}")
         num_per_row = number(num_per_row, "create_env: num_per_row", integer=True)
@@ -410,13 +414,20 @@ class Sim:
         self._nan_unread = 0
         if int(d.nan_count.numpy()[0]):
             bad = np.nonzero(d.nan_worlds.numpy())[0].tolist()
+            inputs = [K.BAD_INPUT_KINDS[k] for k in np.nonzero(d.bad_input.numpy())[0]]
             d.nan_count.zero_()
             d.nan_worlds.zero_()
+            d.bad_input.zero_()
             shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
             when = f"at frame {self.frame}" if first == self.frame else f"between frames {first} and {self.frame}"
-            err = SimulationNaNError(
-                f"simulate: the state became NaN/inf or diverged (a speed above 1e5) in env(s) {shown} {when}; "
-                "check gains (too stiff for dt), masses and applied forces, then reset those envs")
+            if inputs:   # the cause was given through the tensor API: name it rather than gains
+                err = SimulationNaNError(
+                    f"simulate: {' and '.join(inputs)} given for env(s) {shown} hold NaN/inf or values beyond "
+                    f"1e15 ({when}); fix those inputs, then reset those envs")
+            else:
+                err = SimulationNaNError(
+                    f"simulate: the state became NaN/inf or diverged (a speed above 1e5) in env(s) {shown} {when}; "
+                    "check gains (too stiff for dt), masses and applied forces, then reset those envs")
             err.envs = bad     # env indices, for code that resets them and goes on (gymlike.envs)
             raise err
 
@@ -454,6 +465,7 @@ def _check_params(p):
         raise GymlikeValueError(f"SimParams.substeps must be an int >= 1, got {p.substeps!r}")
     if not isinstance(p.gravity, Vec3):
         raise GymlikeTypeError(f"SimParams.gravity must be gymapi.Vec3, got {type(p.gravity).__name__}")
+    require_finite(p.gravity, "SimParams.gravity")
     try:
         UpAxis(int(p.up_axis))
     except (ValueError, TypeError):

@@ -25,6 +25,10 @@ from .runtime import newton as _newton
 
 
 # ============================================================================ gymapi.Tensor
+# The non-indexed setters' "every actor" (None is not: an indexed setter given None is an error).
+ALL = object()
+
+
 class GymTensor:
     """Isaac Gym's `gymapi.Tensor`: a handle to device memory (here: a torch tensor view)."""
 
@@ -156,13 +160,19 @@ def _scatter_actor_dofs(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=w
 @wp.kernel
 def _scatter_actor_values(src: wp.array(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
                           dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
-                          dst_index: wp.array(dtype=wp.int32), dst: wp.array(dtype=wp.float32)):
-    """dst[dst_index[d]] = src[d] for the DOFs of the listed actors (targets, actuation forces)."""
+                          dst_index: wp.array(dtype=wp.int32), dst: wp.array(dtype=wp.float32),
+                          actor_env: wp.array(dtype=wp.int32), kind: int, bad_env: wp.array(dtype=wp.int32),
+                          bad_kind: wp.array(dtype=wp.int32), bad_count: wp.array(dtype=wp.int32)):
+    """dst[dst_index[d]] = src[d] for the DOFs of the listed actors (targets, actuation forces);
+    non-finite or absurd values are flagged for the NaN guard."""
     i = wp.tid()
     a = ids[i]
     for k in range(ndof[a]):
         d = dof0[a] + k
-        dst[dst_index[d]] = src[d]
+        v = src[d]
+        if K.bad_value(v):
+            K.flag_bad_input(actor_env[a], kind, bad_env, bad_kind, bad_count)
+        dst[dst_index[d]] = v
 
 
 @wp.kernel
@@ -179,7 +189,9 @@ def _add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(d
                        pos: wp.array2d(dtype=wp.float32), has_force: int, has_torque: int,
                        has_pos: int, space: int, body_q: wp.array(dtype=wp.transform),
                        body_com: wp.array(dtype=wp.vec3), body_origin: wp.array(dtype=wp.vec3),
-                       out: wp.array(dtype=wp.spatial_vector)):
+                       out: wp.array(dtype=wp.spatial_vector), body_env: wp.array(dtype=wp.int32),
+                       bad_env: wp.array(dtype=wp.int32), bad_kind: wp.array(dtype=wp.int32),
+                       bad_count: wp.array(dtype=wp.int32)):
     """Accumulate user forces/torques into the per-body wrench at the COM (world frame); see
     kernels.user_wrench for `space`."""
     b = wp.tid()
@@ -192,7 +204,14 @@ def _add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(d
         t = wp.vec3(torque[b, 0], torque[b, 1], torque[b, 2])
     if has_pos != 0:
         p = wp.vec3(pos[b, 0], pos[b, 1], pos[b, 2])
+    for k in range(3):
+        if K.bad_value(f[k]) or K.bad_value(t[k]) or K.bad_value(p[k]):
+            K.flag_bad_input(body_env[b], 3, bad_env, bad_kind, bad_count)
     out[b] = out[b] + K.user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], body_origin[b])
+
+
+# index into kernels.BAD_INPUT_KINDS of each set_dof_values kind
+_VALUE_KINDS = {"pos_target": 0, "vel_target": 1, "actuation": 2}
 
 
 # ============================================================================ per-sim state
@@ -213,6 +232,7 @@ class TensorAPI:
         self.root_qd0 = i32(h.actor_qd0)
         self.root_joint = i32(h.actor_joint0)
         self.actor_art = i32(h.actor_articulation)
+        self.actor_env = i32(h.actor_env)
         self.dof0 = i32(h.actor_dof0)
         self.ndof = i32(h.actor_ndof)
         self.all_actors = i32(np.arange(self.n_act))
@@ -310,8 +330,12 @@ class TensorAPI:
         if t.device != self.torch_device:
             raise GymlikeValueError(f"{what}: tensor is on {t.device} but the sim runs on {self.sim.device}")
         want = (rows,) if cols is None else (rows, cols)
-        if t.numel() != rows * (cols or 1):
-            raise GymlikeValueError(f"{what}: expected shape {want} ({rows * (cols or 1)} values), got {tuple(t.shape)}")
+        # Any view of the acquired layout is fine ((num_envs, per_env, 13) for root states,
+        # (num_envs, dofs_per_env) for targets), but rows of a matrix must stay rows: a
+        # transposed (13, num_actors) tensor has the right count and would scramble every pose.
+        if t.numel() != rows * (cols or 1) or (cols is not None and (t.dim() == 0 or t.shape[-1] != cols)):
+            views = "or any view with the same count" if cols is None else f"or (..., {cols}) with {rows} rows in all"
+            raise GymlikeValueError(f"{what}: expected shape {want} ({views}), got {tuple(t.shape)}")
         if not t.is_contiguous():
             raise GymlikeValueError(f"{what}: the tensor must be contiguous (call .contiguous())")
         if tensor._wp is not None and tuple(tensor._wp.shape) == want:
@@ -328,10 +352,19 @@ class TensorAPI:
             self._views[key] = v
         return v[1]
 
+    def targets(self, indices, count, what):
+        """The actors a setter writes: every actor for ALL, else the validated index tensor.
+        Returns (warp int32 ids, host ids or None for all, count)."""
+        if indices is ALL:
+            return self.all_actors, None, self.n_act
+        ids, host = self.actor_ids(indices, count, what)
+        return ids, host, len(host)
+
     def actor_ids(self, indices, count, what):
         """Validate an indexed setter's actor index tensor; return (warp int32 view, host ids)."""
         torch = self.torch
         if not isinstance(indices, GymTensor):
+            # None included: Isaac Gym's indexed setters need the index tensor (never "all")
             raise GymlikeTypeError(f"{what}: actor indices must be a gymapi.Tensor of int32, got {type(indices).__name__}")
         t = indices._torch
         if t.dtype != torch.int32:
@@ -358,11 +391,7 @@ class TensorAPI:
 
     def set_roots(self, tensor, indices, count, what):
         src = self.as_array(tensor, what, self.n_act, 13)
-        if indices is None:
-            ids, host, n = self.all_actors, None, self.n_act
-        else:
-            ids, host = self.actor_ids(indices, count, what)
-            n = len(host)
+        ids, host, n = self.targets(indices, count, what)
         if n == 0:
             return True
         self.sim.sync_joint_state()
@@ -379,11 +408,7 @@ class TensorAPI:
 
     def set_dof_states(self, tensor, indices, count, what):
         src = self.as_array(tensor, what, self.n_dof, 2)
-        if indices is None:
-            ids, host, n = self.all_actors, None, self.n_act
-        else:
-            ids, host = self.actor_ids(indices, count, what)
-            n = len(host)
+        ids, host, n = self.targets(indices, count, what)
         if n == 0 or self.n_dof == 0:
             return True
         self.sim.sync_joint_state()
@@ -394,14 +419,10 @@ class TensorAPI:
         self._fk(n, host)
         return True
 
-    def _ids(self, indices, count, what):
-        ids, host = self.actor_ids(indices, count, what)
-        return ids, len(host)
-
     def set_dof_values(self, kind, tensor, indices, count, what):
         """kind: 'pos_target' | 'vel_target' | 'actuation'."""
         src = self.as_array(tensor, what, self.n_dof)
-        ids, n = (self.all_actors, self.n_act) if indices is None else self._ids(indices, count, what)
+        ids, _, n = self.targets(indices, count, what)
         if n == 0 or self.n_dof == 0:
             return True
         d, c = self.sim.dev, self.sim.control
@@ -412,7 +433,8 @@ class TensorAPI:
         else:
             dst, idx = d.dof_effort, self.identity_dofs()
             d.efforts_pending = True
-        self.launch(kind, _scatter_actor_values, n, (src, ids, self.dof0, self.ndof, idx, dst))
+        self.launch(kind, _scatter_actor_values, n, (src, ids, self.dof0, self.ndof, idx, dst, self.actor_env,
+                                                       _VALUE_KINDS[kind], d.nan_worlds, d.bad_input, d.nan_count))
         return True
 
     def identity_dofs(self):
@@ -444,7 +466,8 @@ class TensorAPI:
         self.launch(("forces", id(st)), _add_body_wrenches, self.n_body,
                     (f if f is not None else dummy, t if t is not None else dummy, p if p is not None else dummy,
                      int(f is not None), int(t is not None), int(p is not None), space,
-                     st.body_q, m.body_com, d.body_origin, d.body_force))
+                     st.body_q, m.body_com, d.body_origin, d.body_force, d.body_env, d.nan_worlds,
+                     d.bad_input, d.nan_count))
         d.forces_pending = True
         return True
 

@@ -69,6 +69,16 @@ def number(v, what, integer=False):
     return float(v)
 
 
+def require_finite(value, what):
+    """Raise a ValueError naming `what` unless every number of a float, Vec3, Quat or Transform
+    is finite (a NaN pose, plane or gravity otherwise fails much later under another name)."""
+    parts = (value.p, value.r) if isinstance(value, Transform) else (value,)
+    nums = [float(x) for part in parts for x in (part.to_tuple() if hasattr(part, "to_tuple") else (part,))]
+    if not np.isfinite(nums).all():
+        raise GymlikeValueError(f"{what} must be finite, got {value}")
+    return value
+
+
 def _num(v, what):
     return number(v, what)
 

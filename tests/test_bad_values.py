@@ -1,0 +1,140 @@
+"""Bad values caught where they enter: non-finite scene parameters are rejected by the call that
+takes them (nothing changes); NaN/inf or absurd (> 1e15) tensor inputs, which the step path cannot
+check without a device sync per call, are named by the NaN guard at the next simulate; wrong-typed
+arguments are TypeErrors naming the argument."""
+
+import pytest
+import torch
+
+from conftest import ASSETS, PENDULUM_URDF, make_sim, options, pose, sim_params, write
+from gymlike import gymapi, gymtorch
+from gymlike.core.errors import GymlikeError, SimulationNaNError
+
+NAN = float("nan")
+
+
+def test_non_finite_scene_values_are_rejected_and_change_nothing(gym):
+    bad = sim_params()
+    bad.gravity = gymapi.Vec3(0, 0, NAN)
+    with pytest.raises(ValueError, match="SimParams.gravity must be finite"):
+        gym.create_sim(0, -1, gymapi.SIM_PHYSX, bad)
+    sim = make_sim(gym, ground=False)
+    with pytest.raises(ValueError, match="SimParams.gravity must be finite"):
+        gym.set_sim_params(sim, bad)
+    assert gym.get_sim_params(sim).gravity.z == pytest.approx(-9.81)
+    for name in ("distance", "static_friction", "dynamic_friction", "restitution"):
+        pp = gymapi.PlaneParams()
+        setattr(pp, name, float("inf") if name == "restitution" else NAN)
+        with pytest.raises(ValueError, match=f"PlaneParams.{name} must be finite"):
+            gym.add_ground(sim, pp)
+    with pytest.raises(ValueError, match="create_env: upper must be finite"):
+        gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, NAN, 1), 1)
+    assert gym.get_env_count(sim) == 0
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    with pytest.raises(ValueError, match="local_pose must be finite"):
+        gym.create_asset_force_sensor(box, 0, pose(x=NAN))
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, box, pose(z=1), "box", 0, 0)
+    gym.prepare_sim(sim)
+    assert gym.get_sim_force_sensor_count(sim) == 0
+    for _ in range(10):      # no ground was added: the box falls freely
+        gym.simulate(sim)
+    assert gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)["pose"]["p"]["z"][0] < 1.0
+
+
+@pytest.fixture(params=["physx", "flex"])
+def pendulums(gym, tmp_path, request):
+    """Three envs, each a position-driven pendulum and a free box."""
+    write(tmp_path, "pend.urdf", PENDULUM_URDF.format(L=0.5))
+    sim = make_sim(gym, request.param, dt=1 / 120)
+    pend = gym.load_asset(sim, str(tmp_path), "pend.urdf", options(fix_base_link=True))
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    for i in range(3):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
+        a = gym.create_actor(env, pend, pose(z=1.0), "pend", i, 0)
+        props = gym.get_actor_dof_properties(env, a)
+        props["driveMode"][0] = gymapi.DOF_MODE_POS
+        props["stiffness"][0], props["damping"][0] = 10.0, 1.0
+        gym.set_actor_dof_properties(env, a, props)
+        gym.create_actor(env, box, pose(x=0.5, z=0.05), "box", i, 0)
+    gym.prepare_sim(sim)
+    return sim
+
+
+@pytest.mark.parametrize("kind", ["position target", "velocity target", "actuation force", "body force"])
+def test_non_finite_or_absurd_tensor_inputs_are_named_by_the_guard(gym, pendulums, kind):
+    sim = pendulums
+    values = torch.zeros(3)
+    values[1] = NAN if kind != "body force" else 1e30     # env 1; 1e30 N is absurd, not NaN
+    setter = {"position target": gym.set_dof_position_target_tensor,
+              "velocity target": gym.set_dof_velocity_target_tensor,
+              "actuation force": gym.set_dof_actuation_force_tensor}.get(kind)
+    if setter is not None:
+        setter(sim, gymtorch.unwrap_tensor(values))
+    else:
+        forces = torch.zeros(gym.get_sim_rigid_body_count(sim), 3)
+        forces[gym.get_actor_rigid_body_index(gym.get_env(sim, 1), 1, 0, gymapi.DOMAIN_SIM), 0] = 1e30
+        gym.apply_rigid_body_force_tensors(sim, gymtorch.unwrap_tensor(forces), None, gymapi.ENV_SPACE)
+    words = {"position target": "DOF position targets", "velocity target": "DOF velocity targets",
+             "actuation force": "DOF actuation forces", "body force": "rigid body forces"}[kind]
+    with pytest.raises(SimulationNaNError, match=rf"{words}.* given for env\(s\) 1 hold NaN/inf or values beyond 1e15") as e:
+        gym.simulate(sim)
+    assert e.value.envs == [1]
+
+
+def test_indexed_setter_ignores_rows_it_does_not_write(gym, pendulums):
+    """Isaac Gym reads only the listed actors' rows: garbage elsewhere is not an input."""
+    sim = pendulums
+    targets = torch.full((3,), NAN)
+    targets[0] = 0.3
+    actors = torch.tensor([0], dtype=torch.int32)    # env 0's pendulum
+    gym.set_dof_position_target_tensor_indexed(sim, gymtorch.unwrap_tensor(targets), gymtorch.unwrap_tensor(actors), 1)
+    for _ in range(5):
+        gym.simulate(sim)
+
+
+def test_wrong_typed_arguments_are_type_errors(gym, tmp_path):
+    with pytest.raises(ValueError, match="dof_type must be one of DOF_INVALID"):
+        gym.get_dof_type_string(42)
+    with pytest.raises(TypeError, match="joint_type must be a gymapi.JointType"):
+        gym.get_joint_type_string("revolute")
+    assert gym.get_dof_type_string(gymapi.DOF_ROTATION) == "Rotation"
+    t = gymtorch.unwrap_tensor(torch.zeros(4, 3))
+    with pytest.raises(TypeError, match="offsets must be a sequence of ints"):
+        gymtorch.wrap_tensor(t, 5)
+    with pytest.raises(TypeError, match=r"counts\[1\] must be an integer"):
+        gymtorch.wrap_tensor(t, (0, 0), (2, 1.5))
+    assert tuple(gymtorch.wrap_tensor(t, (1, 0), (2, 3)).shape) == (2, 3)
+    sim = make_sim(gym, ground=False)
+    with pytest.raises(TypeError, match="rootpath and filename must be strings, got NoneType"):
+        gym.load_asset(sim, None, "robot.urdf")
+    with pytest.raises(GymlikeError):
+        gym.load_asset(sim, str(tmp_path), 3)
+
+
+def test_two_threads_stepping_two_sims_match_serial_runs(gym):
+    """Gym calls are serialized process-wide (Warp crashed when two threads stepped sims)."""
+    import threading
+
+    def run(out, key):
+        sim = make_sim(gym, dt=1 / 60)
+        ant = gym.load_asset(sim, ASSETS, "mjcf/nv_ant.xml", options())
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+        gym.create_actor(env, ant, pose(z=0.75), "ant", 0, 1)
+        gym.prepare_sim(sim)
+        efforts = torch.linspace(-1.0, 1.0, 8)
+        for _ in range(40):
+            gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(efforts))
+            gym.simulate(sim)
+        root = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+        gym.refresh_actor_root_state_tensor(sim)
+        out[key] = root.clone()
+
+    out = {}
+    run(out, "serial")
+    threads = [threading.Thread(target=run, args=(out, k)) for k in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert torch.equal(out["a"], out["serial"]) and torch.equal(out["b"], out["serial"])
