@@ -15,6 +15,7 @@ from .core import handles as _h
 from .core.enums import *  # noqa: F401,F403  (constants: STATE_ALL, INVALID_HANDLE, ...)
 from .core.enums import DofType as _DofType, IndexDomain as _IndexDomain, JointType as _JointType
 from .core.errors import GymlikeError  # noqa: F401
+from .core.errors import warn as _warn
 from .core.errors import (GymlikeIndexError as _IndexError, GymlikeNotImplementedError as _NIE,
                           GymlikeTypeError as _TypeError, GymlikeValueError as _ValueError)
 from .core.types import (  # noqa: F401
@@ -346,10 +347,9 @@ class Gym:
         agg, e.aggregate = e.aggregate, None
         nb, ns = e.body_count - agg["bodies0"], e.shape_count - agg["shapes0"]
         if nb > agg["max_bodies"] or ns > agg["max_shapes"]:
-            import warnings
-            warnings.warn(f"end_aggregate: env {e.index} aggregate holds {nb} bodies / {ns} shapes, more than "
-                          f"the declared maximum {agg['max_bodies']} / {agg['max_shapes']} (Isaac Gym would fail)",
-                          RuntimeWarning, stacklevel=2)
+            _warn(f"end_aggregate: env {e.index} aggregate holds {nb} bodies / {ns} shapes, more than "
+                  f"the declared maximum {agg['max_bodies']} / {agg['max_shapes']} (Isaac Gym would fail)",
+                  RuntimeWarning)
         return True
 
     def create_aggregate(self, env, actors):

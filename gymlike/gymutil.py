@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import warnings
 import xml.etree.ElementTree as ET
 from abc import ABC, abstractmethod
 from bisect import bisect
@@ -35,6 +34,7 @@ import numpy as np
 
 from . import gymapi
 from .core.errors import GymlikeTypeError, GymlikeValueError
+from .core.errors import warn
 
 __all__ = [
     "parse_device_str", "parse_arguments", "parse_sim_config", "parse_sim_params",
@@ -173,9 +173,8 @@ def parse_arguments(description="Isaac Gym Example", headless=False, no_graphics
     args.use_gpu_pipeline = pipeline in ("gpu", "cuda")
     if args.sim_device_type == "cuda" and not _cuda_available():
         # Isaac Gym's defaults (cuda:0, GPU pipeline) on a machine without CUDA: run on the CPU
-        warnings.warn(f"gymutil.parse_arguments: CUDA is not available; --sim_device {args.sim_device} and "
-                      f"--pipeline {args.pipeline} run on the CPU (sim_device 'cpu', pipeline 'cpu')",
-                      stacklevel=2)
+        warn(f"gymutil.parse_arguments: CUDA is not available; --sim_device {args.sim_device} and "
+             f"--pipeline {args.pipeline} run on the CPU (sim_device 'cpu', pipeline 'cpu')")
         args.sim_device, args.sim_device_type = "cpu", "cpu"
         args.pipeline, args.use_gpu_pipeline = "cpu", False
     if args.sim_device_type != "cuda" and args.use_gpu_pipeline:

@@ -19,11 +19,12 @@ including the ``torch`` and ``np`` modules, exactly as the original module did.
 """
 
 import math as _math
-import warnings as _warnings
 from typing import Tuple as _Tuple
 
 import numpy as np
 import torch
+
+from .core.errors import warn as _warn
 
 # --------------------------------------------------------------------------- #
 # tensor creation
@@ -39,11 +40,10 @@ def _usable_device(device):
         return device
     if torch.device(device).type == "cuda" and not torch.cuda.is_available():
         if not _cuda_fallback_warned:
-            _warnings.warn(
-                f"to_torch: device {device!r} requested but CUDA is not available; "
-                "using 'cpu' instead (this warning is shown once).",
-                RuntimeWarning,
-                stacklevel=3,
+            _warn(
+                  f"to_torch: device {device!r} requested but CUDA is not available; "
+                  "using 'cpu' instead (this warning is shown once).",
+                  RuntimeWarning,
             )
             _cuda_fallback_warned = True
         return "cpu"

@@ -244,6 +244,7 @@ def test_bad_tensors_are_rejected_and_change_nothing(gym, scene):
     assert torch.equal(root, before)
     # views of the acquired layout stay accepted: (num_envs, actors per env, 13), (num_envs, dofs per env)
     assert gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(before.view(N_ENVS, 3, 13)))
+    assert gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(before.view(-1)))
     assert gym.set_dof_position_target_tensor(sim, gymtorch.unwrap_tensor(torch.zeros(N_ENVS, n_dof // N_ENVS)))
 
 

@@ -38,6 +38,7 @@ UNLIMITED = 1e10  # Newton's "no limit" magnitude (newton.MAXVAL)
 
 
 from .runtime import newton as _newton  # noqa: E402  (lazy: gymapi imports fast)
+from .errors import warn
 
 
 def short_name(label: str) -> str:
@@ -73,9 +74,9 @@ class Asset:
                 _decompose_meshes(b, self.options.vhacd_params, self.path)
             fixed = _balance_inertias(b)
             if fixed and not self._builders:     # warn once per asset (the first variant)
-                warnings.warn(f"asset '{self.path or self.kind}': inertia of {', '.join(fixed)} breaks the "
-                              "triangle inequality (A + B >= C); its two smaller principal moments were "
-                              "raised to make it physical", stacklevel=4)
+                warn(f"asset '{self.path or self.kind}': inertia of {', '.join(fixed)} breaks the "
+                     "triangle inequality (A + B >= C); its two smaller principal moments were "
+                     "raised to make it physical")
             if hasattr(self, "dof_props"):   # variants share the base variant's Isaac Gym view
                 self._check_same_layout(b, key)
             self._builders[key] = b
@@ -489,9 +490,9 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
                 if not warned:
                     warned.append(True)
                     names = mjcf_info.unbalanced or ["some bodies"]
-                    warnings.warn(f"asset '{path}': inertia of {', '.join(names)} breaks the triangle "
-                                  "inequality (A + B >= C); balanced as MuJoCo's balanceinertia does "
-                                  "(principal moments set to their mean)", stacklevel=5)
+                    warn(f"asset '{path}': inertia of {', '.join(names)} breaks the triangle "
+                         "inequality (A + B >= C); balanced as MuJoCo's balanceinertia does "
+                         "(principal moments set to their mean)")
             _drop_root_position(b)
             return _collapse(b, options)
     else:
@@ -565,7 +566,7 @@ def _guarded(path, fn):
         if "does not exist" in msg or "Cannot resolve" in msg or "Could not resolve" in msg:
             raise GymlikeFileNotFoundError(f"asset '{path}': {msg}")
         if not issubclass(w.category, (DeprecationWarning,)):
-            warnings.warn(w.message, w.category, stacklevel=3)
+            warn(w.message, w.category)
 
 
 def _check_xml(path):
@@ -628,8 +629,8 @@ def _prepare_urdf(path, root):
                         f"asset '{path}', line {line}: collision mesh '{ref}' not found; searched "
                         + ", ".join(f"'{d}'" for d in searched))
                 if resolved is None:
-                    warnings.warn(f"asset '{path}', line {line}: visual mesh '{ref}' not found "
-                                  "(the link loads without this visual)", stacklevel=4)
+                    warn(f"asset '{path}', line {line}: visual mesh '{ref}' not found "
+                         "(the link loads without this visual)")
                     for item in reversed(stack):
                         if item[0] == "visual":
                             item[2] = True

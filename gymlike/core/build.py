@@ -233,6 +233,7 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.dof_stiffness = wp.zeros(num_dofs, dtype=wp.float32, device=dev)
     d.dof_damping = wp.zeros(num_dofs, dtype=wp.float32, device=dev)
     d.dof_effort_limit = wp.zeros(num_dofs, dtype=wp.float32, device=dev)
+    d.dof_effort_scale = wp.ones(num_dofs, dtype=wp.float32, device=dev)   # set by props.write_dof_props
     d.dof_effort = wp.zeros(num_dofs, dtype=wp.float32, device=dev)
     d.body_force = wp.zeros(h.num_bodies, dtype=wp.spatial_vector, device=dev)
     d.body_origin = wp.array(h.body_origin.reshape(-1, 3), dtype=wp.vec3, device=dev)

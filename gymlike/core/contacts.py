@@ -22,7 +22,6 @@ Every refresh is a fixed number of kernel launches over all contacts / bodies / 
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import warp as wp
@@ -31,6 +30,7 @@ from . import observables as OBS
 from .enums import SimType
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, coerce, require_finite
+from .errors import warn
 
 
 # ============================================================================ kernels
@@ -130,9 +130,9 @@ def contact_forces(sim, what) -> ContactForces:
 def _announce(sim, what):
     """Handle-API readers switch contact capture on at their first call: say so once."""
     if getattr(sim, "contact_forces", None) is None:
-        warnings.warn(f"gymlike: {what} switched contact-force capture on; readings start with the "
-                      "next simulate call (acquire_net_contact_force_tensor before the loop avoids this)",
-                      RuntimeWarning, stacklevel=4)
+        warn(f"gymlike: {what} switched contact-force capture on; readings start with the "
+             "next simulate call (acquire_net_contact_force_tensor before the loop avoids this)",
+             RuntimeWarning)
 
 
 # ============================================================================ tensor API

@@ -32,6 +32,7 @@ import warp as wp
 
 from . import observables as OBS
 from .errors import GymlikeTypeError, GymlikeValueError
+from .errors import warn
 
 
 # ============================================================================ kernels
@@ -120,10 +121,9 @@ def actor_dof_forces_host(actor, what):
     h = sim.host
     a = actor.sim_index
     if getattr(sim, "dof_forces", None) is None:
-        import warnings
-        warnings.warn(f"gymlike: {what} switched DOF-force capture on; readings start with the next "
-                      "simulate call (acquire_dof_force_tensor or enable_actor_dof_force_sensors "
-                      "before the loop avoids this)", RuntimeWarning, stacklevel=3)
+                warn(f"gymlike: {what} switched DOF-force capture on; readings start with the next "
+                     "simulate call (acquire_dof_force_tensor or enable_actor_dof_force_sensors "
+                     "before the loop avoids this)", RuntimeWarning)
     buf = dof_forces(sim, what).refresh()
     d0, n = int(h.actor_dof0[a]), int(h.actor_ndof[a])
     if n == 0:

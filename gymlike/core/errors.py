@@ -41,3 +41,17 @@ class SimulationNaNError(GymlikeRuntimeError):
 def not_implemented(what: str, why: str):
     """Raise the one-line NotImplementedError the compatibility table lists."""
     raise GymlikeNotImplementedError(f"{what} is not supported by gymlike: {why}")
+
+
+def warn(message, category=UserWarning):
+    """warnings.warn attributed to the first caller outside gymlike, whatever the call depth
+    (Gym methods go through a lock wrapper and helpers, so a fixed stacklevel would name
+    gymlike's own files)."""
+    import os
+    import sys
+    import warnings
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(0), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)

@@ -40,13 +40,14 @@ def drive_gains(mode: wp.array(dtype=wp.int32), stiffness: wp.array(dtype=wp.flo
 
 @wp.kernel
 def apply_dof_efforts(effort: wp.array(dtype=wp.float32), mode: wp.array(dtype=wp.int32),
-                      limit: wp.array(dtype=wp.float32), dof_qd: wp.array(dtype=wp.int32),
-                      joint_f: wp.array(dtype=wp.float32)):
-    """Pending efforts act only on DOF_MODE_EFFORT DOFs, clamped to the DOF's effort limit."""
+                      limit: wp.array(dtype=wp.float32), scale: wp.array(dtype=wp.float32),
+                      dof_qd: wp.array(dtype=wp.int32), joint_f: wp.array(dtype=wp.float32)):
+    """Pending efforts act only on DOF_MODE_EFFORT DOFs, clamped to the DOF's effort limit, then
+    scaled by `scale` (SIM_FLEX's stand-in for armature, see props.effort_scale)."""
     i = wp.tid()
     f = float(0.0)
     if mode[i] == DOF_MODE_EFFORT:
-        f = wp.clamp(effort[i], -limit[i], limit[i])
+        f = wp.clamp(effort[i], -limit[i], limit[i]) * scale[i]
     joint_f[dof_qd[i]] = f
 
 

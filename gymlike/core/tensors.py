@@ -331,10 +331,11 @@ class TensorAPI:
             raise GymlikeValueError(f"{what}: tensor is on {t.device} but the sim runs on {self.sim.device}")
         want = (rows,) if cols is None else (rows, cols)
         # Any view of the acquired layout is fine ((num_envs, per_env, 13) for root states,
-        # (num_envs, dofs_per_env) for targets), but rows of a matrix must stay rows: a
-        # transposed (13, num_actors) tensor has the right count and would scramble every pose.
-        if t.numel() != rows * (cols or 1) or (cols is not None and (t.dim() == 0 or t.shape[-1] != cols)):
-            views = "or any view with the same count" if cols is None else f"or (..., {cols}) with {rows} rows in all"
+        # (num_envs, dofs_per_env) for targets, a flat view), but rows of a matrix must stay
+        # rows: a transposed (13, num_actors) tensor has the right count and would scramble
+        # every pose.
+        if t.numel() != rows * (cols or 1) or (cols is not None and t.dim() != 1 and t.shape[-1] != cols):
+            views = "or any view with the same count" if cols is None else f"or (..., {cols}) with {rows} rows in all, or flat"
             raise GymlikeValueError(f"{what}: expected shape {want} ({views}), got {tuple(t.shape)}")
         if not t.is_contiguous():
             raise GymlikeValueError(f"{what}: the tensor must be contiguous (call .contiguous())")

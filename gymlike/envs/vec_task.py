@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import random
 import sys
-import warnings
 from typing import Any
 
 import numpy as np
@@ -33,6 +32,7 @@ import torch
 
 from gymlike import gymapi, gymutil
 from gymlike.core.errors import SimulationNaNError
+from ..core.errors import warn
 
 try:  # spaces are optional: the class works without gymnasium (num_obs/num_actions only)
     from gymnasium import spaces as _spaces
@@ -78,8 +78,8 @@ class VecTask:
         self.device_id = int(dev_id) if dev_id else 0
         use_gpu = dev_type in ("cuda", "gpu") and bool(config["sim"].get("use_gpu_pipeline", False))
         if use_gpu and not torch.cuda.is_available():
-            warnings.warn("gymlike VecTask: the GPU pipeline was requested but CUDA is not available; "
-                          "running on the CPU", RuntimeWarning, stacklevel=2)
+            warn("gymlike VecTask: the GPU pipeline was requested but CUDA is not available; "
+                 "running on the CPU", RuntimeWarning)
             use_gpu = False
         config["sim"]["use_gpu_pipeline"] = use_gpu
         self.device = f"cuda:{self.device_id}" if use_gpu else "cpu"
@@ -217,7 +217,7 @@ class VecTask:
         try:
             self.viewer = self.gym.create_viewer(self.sim, gymapi.CameraProperties())
         except (NotImplementedError, RuntimeError) as e:
-            warnings.warn(f"gymlike VecTask: no viewer ({e}); running headless", RuntimeWarning, stacklevel=2)
+            warn(f"gymlike VecTask: no viewer ({e}); running headless", RuntimeWarning)
             self.viewer = None
             self.headless = True
             return
@@ -297,8 +297,8 @@ class VecTask:
         ids = torch.as_tensor(env_ids, dtype=torch.long, device=self.device)
         self.nan_resets += len(env_ids)
         self.extras["nan_resets"] = self.nan_resets
-        warnings.warn(f"gymlike VecTask: the physics state of env(s) {env_ids[:10]} became NaN; "
-                      "resetting them", RuntimeWarning, stacklevel=3)
+        warn(f"gymlike VecTask: the physics state of env(s) {env_ids[:10]} became NaN; "
+             "resetting them", RuntimeWarning)
         self.reset_idx(ids)
 
     def _obs_dict(self):

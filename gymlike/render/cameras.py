@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import os
-import warnings
 
 import numpy as np
 
@@ -37,6 +36,7 @@ from ..core.errors import (GymlikeFileNotFoundError, GymlikeIndexError, GymlikeN
 from ..core.runtime import wp as _warp
 from ..core.sim import Env
 from ..core.types import CameraProperties, Transform, coerce, number
+from ..core.errors import warn
 
 wp = _warp()                        # Warp, initialised quietly as everywhere in gymlike
 
@@ -430,14 +430,13 @@ class CameraSystem:
         from newton.sensors import SensorCamera
         sim = self.sim
         if getattr(sim, "one_world", False):
-            warnings.warn("gymlike: this sim keeps all envs in one Newton world (group -1 actors or "
-                          "different envs on SIM_PHYSX), so its cameras see every env's actors",
-                          RuntimeWarning, stacklevel=4)
+            warn("gymlike: this sim keeps all envs in one Newton world (group -1 actors or "
+                 "different envs on SIM_PHYSX), so its cameras see every env's actors",
+                 RuntimeWarning)
         try:
             self.sensor = SensorCamera(sim.model)
         except ValueError as e:           # a mesh texture file that cannot be read
-            warnings.warn(f"gymlike: camera sensors render without mesh textures: {e}", RuntimeWarning,
-                          stacklevel=4)
+            warn(f"gymlike: camera sensors render without mesh textures: {e}", RuntimeWarning)
             self.sensor = SensorCamera(sim.model, load_textures=False)
         # nothing hit: opaque black (packed RGBA, little endian), as an image tensor wants it
         self.sensor.default_clear_data = SensorCamera.ClearData(clear_color=-(1 << 24))   # 0xFF000000 as int32
@@ -663,7 +662,7 @@ _warned = set()
 def _warn_once(key, message):
     if key not in _warned:
         _warned.add(key)
-        warnings.warn(message, RuntimeWarning, stacklevel=4)
+        warn(message, RuntimeWarning)
 
 
 def _y_up(sim):

@@ -26,6 +26,7 @@ from ..core.enums import UpAxis, UsdMaterialMode
 from ..core.errors import (GymlikeNotImplementedError, GymlikeRuntimeError, GymlikeTypeError,
                            GymlikeValueError)
 from ..core.types import Quat, Transform, UsdExportOptions, Vec3
+from ..core.errors import warn
 
 _PLANE_SIZE = 200.0          # an infinite ground plane is written as a square this wide [m]
 
@@ -530,6 +531,5 @@ def _write_bodies(w, t, parent, bodies, poses, names, joints, physics, transform
 
 def _warn_skipped(n, what):
     if n:
-        import warnings
-        warnings.warn(f"gymlike {what}: {n} joint(s) of a type USD physics has no single schema for "
-                      "(D6, distance) were left out of the export", RuntimeWarning, stacklevel=3)
+        warn(f"gymlike {what}: {n} joint(s) of a type USD physics has no single schema for "
+             "(D6, distance) were left out of the export", RuntimeWarning)

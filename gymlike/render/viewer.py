@@ -27,7 +27,6 @@ import math
 import os
 import sys
 import time
-import warnings
 import weakref
 
 import numpy as np
@@ -38,6 +37,7 @@ from ..core.enums import KeyboardInput, MouseInput, UpAxis
 from ..core.errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from ..core.sim import Env, Sim
 from ..core.types import ActionEvent, CameraProperties, Int2, Quat, Transform, Vec2, Vec3, coerce, number
+from ..core.errors import warn
 
 _warned = set()
 
@@ -45,7 +45,7 @@ _warned = set()
 def _warn_once(key, message):
     if key not in _warned:
         _warned.add(key)
-        warnings.warn(message, RuntimeWarning, stacklevel=4)
+        warn(message, RuntimeWarning)
 
 
 # ============================================================================ validation
