@@ -12,6 +12,7 @@ import numpy as _np
 
 from .core import enums as _enums
 from .core import handles as _h
+from .core import tendons as _T
 from .core.enums import *  # noqa: F401,F403  (constants: STATE_ALL, INVALID_HANDLE, ...)
 from .core.enums import DofType as _DofType, IndexDomain as _IndexDomain, JointType as _JointType
 from .core.errors import GymlikeError  # noqa: F401
@@ -256,31 +257,45 @@ class Gym:
 
     # tendons, actuators, soft bodies: Isaac Gym's MJCF tendons and PhysX soft bodies
     def get_asset_tendon_count(self, asset):
-        a = _h.asset_of(asset, "get_asset_tendon_count")
-        if a.has_tendons:
-            _todo("get_asset_tendon_count", "fixed tendons are not mapped to Newton yet")
-        return 0
+        """Number of fixed tendons (MJCF <tendon><fixed>) of an asset."""
+        return len(_T.of_asset(asset, "get_asset_tendon_count").names)
 
     def get_asset_tendon_name(self, asset, index):
-        _todo("get_asset_tendon_name", "fixed tendons are not mapped to Newton yet")
+        """Name of an asset's fixed tendon."""
+        t = _T.of_asset(asset, "get_asset_tendon_name")
+        return t.names[_h.index(index, len(t.names), "get_asset_tendon_name", "tendon")]
 
     def get_asset_tendon_properties(self, asset):
-        _todo("get_asset_tendon_properties", "fixed tendons are not mapped to Newton yet")
+        """Fixed-tendon properties of an asset (file values, limit_stiffness from AssetOptions)."""
+        return _T.copy_props(_T.of_asset(asset, "get_asset_tendon_properties").props)
 
     def set_asset_tendon_properties(self, asset, props):
-        _todo("set_asset_tendon_properties", "fixed tendons are not mapped to Newton yet")
+        """Set an asset's fixed-tendon properties (for actors created afterwards)."""
+        t = _T.of_asset(asset, "set_asset_tendon_properties")
+        t.props = _T.check_props(props, len(t.names), "set_asset_tendon_properties")
+        return True
 
     def find_asset_tendon_index(self, asset, name):
-        _todo("find_asset_tendon_index", "fixed tendons are not mapped to Newton yet")
+        """Index of a named fixed tendon of an asset, or -1."""
+        t = _T.of_asset(asset, "find_asset_tendon_index")
+        name = _h.name_of(name, "find_asset_tendon_index")
+        return t.names.index(name) if name in t.names else -1
 
     def get_asset_fixed_tendon_joint_coefficients(self, asset, index):
-        _todo("get_asset_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
+        """Joint coefficients of an asset's fixed tendon (length = sum of coef * joint position)."""
+        t = _T.of_asset(asset, "get_asset_fixed_tendon_joint_coefficients")
+        return t.coefs[_h.index(index, len(t.names), "get_asset_fixed_tendon_joint_coefficients", "tendon")].tolist()
 
     def get_asset_fixed_tendon_joint_name(self, asset, tendon, joint):
-        _todo("get_asset_fixed_tendon_joint_name", "fixed tendons are not mapped to Newton yet")
+        """Name of a joint of an asset's fixed tendon."""
+        t = _T.of_asset(asset, "get_asset_fixed_tendon_joint_name")
+        k = _h.index(tendon, len(t.names), "get_asset_fixed_tendon_joint_name", "tendon")
+        return t.joint_names[k][_h.index(joint, len(t.joint_names[k]), "get_asset_fixed_tendon_joint_name", "joint")]
 
     def set_asset_fixed_tendon_joint_coefficients(self, asset, index, coefficients):
-        _todo("set_asset_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
+        """Set the joint coefficients of an asset's fixed tendon (before actors of it exist)."""
+        _T.set_coefficients(asset, index, coefficients, "set_asset_fixed_tendon_joint_coefficients")
+        return True
 
     def get_asset_actuator_count(self, asset):
         return len(_h.asset_of(asset, "get_asset_actuator_count").actuators)
@@ -1438,18 +1453,27 @@ class Gym:
 
 
 
-    def find_actor_fixed_tendon_joint_index(self, arg0, arg1, arg2, arg3):
-        _todo("find_actor_fixed_tendon_joint_index", "fixed tendons are not mapped to Newton yet")
+    def find_actor_fixed_tendon_joint_index(self, env, actor, tendon, name):
+        """Index of a named joint in an actor's fixed tendon, or -1."""
+        t = _T.of_asset(_h.actor_of(env, actor, "find_actor_fixed_tendon_joint_index").asset,
+                        "find_actor_fixed_tendon_joint_index")
+        names = t.joint_names[_h.index(tendon, len(t.names), "find_actor_fixed_tendon_joint_index", "tendon")]
+        name = _h.name_of(name, "find_actor_fixed_tendon_joint_index")
+        return names.index(name) if name in names else -1
 
-    def find_actor_tendon_index(self, arg0, arg1, arg2):
-        _todo("find_actor_tendon_index", "fixed tendons are not mapped to Newton yet")
+    def find_actor_tendon_index(self, env, actor, name):
+        """Index of a named fixed tendon of an actor, or -1."""
+        return self.find_asset_tendon_index(_h.actor_of(env, actor, "find_actor_tendon_index").asset, name)
 
+    def get_actor_fixed_tendon_joint_coefficients(self, env, actor, tendon):
+        """Joint coefficients of an actor's fixed tendon."""
+        return self.get_asset_fixed_tendon_joint_coefficients(
+            _h.actor_of(env, actor, "get_actor_fixed_tendon_joint_coefficients").asset, tendon)
 
-    def get_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2):
-        _todo("get_actor_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
-
-    def get_actor_fixed_tendon_joint_name(self, arg0, arg1, arg2, arg3):
-        _todo("get_actor_fixed_tendon_joint_name", "fixed tendons are not mapped to Newton yet")
+    def get_actor_fixed_tendon_joint_name(self, env, actor, tendon, joint):
+        """Name of a joint of an actor's fixed tendon."""
+        return self.get_asset_fixed_tendon_joint_name(
+            _h.actor_of(env, actor, "get_actor_fixed_tendon_joint_name").asset, tendon, joint)
 
     def get_actor_soft_body_count(self, env, actor):
         _h.actor_of(env, actor, "get_actor_soft_body_count")
@@ -1459,16 +1483,24 @@ class Gym:
         _unsupported("get_actor_soft_materials", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def get_actor_tendon_count(self, env, actor):
+        """Number of fixed tendons of an actor."""
         return self.get_asset_tendon_count(_h.actor_of(env, actor, "get_actor_tendon_count").asset)
 
-    def get_actor_tendon_name(self, arg0, arg1, arg2):
-        _todo("get_actor_tendon_name", "fixed tendons are not mapped to Newton yet")
+    def get_actor_tendon_name(self, env, actor, index):
+        """Name of an actor's fixed tendon."""
+        return self.get_asset_tendon_name(_h.actor_of(env, actor, "get_actor_tendon_name").asset, index)
 
-    def get_actor_tendon_offset(self, arg0, arg1, arg2):
-        _todo("get_actor_tendon_offset", "fixed tendons are not mapped to Newton yet")
+    def get_actor_tendon_offset(self, env, actor, index):
+        """Length offset of an actor's fixed tendon (added to sum of coef * joint position)."""
+        a = _h.actor_of(env, actor, "get_actor_tendon_offset")
+        t = _T.of_asset(a.asset, "get_actor_tendon_offset")
+        return float(a.tendon_offsets[_h.index(index, len(t.names), "get_actor_tendon_offset", "tendon")])
 
-    def get_actor_tendon_properties(self, arg0, arg1):
-        _todo("get_actor_tendon_properties", "fixed tendons are not mapped to Newton yet")
+    def get_actor_tendon_properties(self, env, actor):
+        """Fixed-tendon properties the sim uses for an actor."""
+        a = _h.actor_of(env, actor, "get_actor_tendon_properties")
+        _T.of_asset(a.asset, "get_actor_tendon_properties")
+        return _T.copy_props(a.tendon_props)
 
     def get_actor_tetrahedra_range(self, arg0, arg1, arg2):
         _unsupported("get_actor_tetrahedra_range", "soft bodies, particles and pneumatics are not mapped to Newton")
@@ -1529,16 +1561,23 @@ class Gym:
         _unsupported("reset_actor_particles_to_rest", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2, arg3):
-        _todo("set_actor_fixed_tendon_joint_coefficients", "fixed tendons are not mapped to Newton yet")
+        _todo("set_actor_fixed_tendon_joint_coefficients", "MuJoCo shares tendon coefficients between envs; "
+              "set them on the asset with set_asset_fixed_tendon_joint_coefficients")
 
     def set_actor_soft_materials(self, arg0, arg1, arg2):
         _unsupported("set_actor_soft_materials", "soft bodies, particles and pneumatics are not mapped to Newton")
 
-    def set_actor_tendon_offset(self, arg0, arg1, arg2, arg3):
-        _todo("set_actor_tendon_offset", "fixed tendons are not mapped to Newton yet")
+    def set_actor_tendon_offset(self, env, actor, index, offset):
+        """Set the length offset of an actor's fixed tendon (before or after prepare_sim)."""
+        a = _h.actor_of(env, actor, "set_actor_tendon_offset")
+        _T.set_actor(a, offset=(index, offset), what="set_actor_tendon_offset")
+        return True
 
-    def set_actor_tendon_properties(self, arg0, arg1, arg2):
-        _todo("set_actor_tendon_properties", "fixed tendons are not mapped to Newton yet")
+    def set_actor_tendon_properties(self, env, actor, props):
+        """Set an actor's fixed-tendon properties (before or after prepare_sim; the solver is told)."""
+        a = _h.actor_of(env, actor, "set_actor_tendon_properties")
+        _T.set_actor(a, props=props, what="set_actor_tendon_properties")
+        return True
 
 
 

@@ -165,14 +165,38 @@ def test_mjcf_include_locked_hinge_and_unbalanced_inertia(gym, tmp_path):
     assert np.isfinite(states["pos"]).all()
 
 
-def test_unsupported_ball_joint_in_urdf_is_a_clear_error(gym, tmp_path):
+def test_urdf_spherical_joint_is_one_ball_joint_of_three_hinges_below_a_massless_link(gym, tmp_path):
+    """Isaac Gym's spherical-joint example: a URDF `spherical` joint below an empty (massless)
+    prismatic link. The ball is one JOINT_BALL with three rotation DOFs about the joint frame's
+    x, y, z; the massless moving link gets a small mass with a warning; a PD target on the z
+    DOF turns the child about z."""
     write(tmp_path, "s.urdf", f"""<robot name="r">
-  {_link("a")}{_link("b")}
-  <joint name="ball" type="spherical"><parent link="a"/><child link="b"/></joint>
+  <link name="base"/><link name="mid"/>{_link("b")}
+  <joint name="slide" type="prismatic"><parent link="base"/><child link="mid"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="100" velocity="10"/></joint>
+  <joint name="ball" type="spherical"><parent link="mid"/><child link="b"/></joint>
 </robot>""")
-    sim = make_sim(gym)
-    with pytest.raises(NotImplementedError, match=r"line 3: joint type 'spherical'"):
-        gym.load_asset(sim, str(tmp_path), "s.urdf", options())
+    sim = make_sim(gym, ground=False, gravity=0.0, dt=1 / 120)
+    with pytest.warns(UserWarning, match=r"without mass \(mid\)"):
+        asset = gym.load_asset(sim, str(tmp_path), "s.urdf", options(fix_base_link=True))
+    assert gym.get_asset_dof_names(asset) == ["slide", "ball_x", "ball_y", "ball_z"]
+    assert gym.get_asset_joint_type(asset, gym.find_asset_joint_index(asset, "ball")) == gymapi.JOINT_BALL
+    assert [gym.get_asset_dof_type(asset, i) for i in range(1, 4)] == [gymapi.DOF_ROTATION] * 3
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    h = gym.create_actor(env, asset, pose(z=1.0), "r", 0, 0)
+    props = gym.get_actor_dof_properties(env, h)
+    props["driveMode"][:] = gymapi.DOF_MODE_POS
+    props["stiffness"][:], props["damping"][:] = (20.0, 5.0, 5.0, 5.0), (10.0, 1.0, 1.0, 1.0)
+    gym.set_actor_dof_properties(env, h, props)
+    gym.set_actor_dof_position_targets(env, h, np.array([0.2, 0.0, 0.0, 0.5], np.float32))
+    for _ in range(480):
+        gym.simulate(sim)
+        gym.fetch_results(sim, True)
+    q = gym.get_actor_dof_states(env, h, gymapi.STATE_POS)["pos"]
+    assert np.allclose(q, [0.2, 0.0, 0.0, 0.5], atol=2e-3)
+    r = gym.get_actor_rigid_body_states(env, h, gymapi.STATE_POS)["pose"]["r"][2]
+    yaw = 2 * np.arctan2(r["z"], r["w"])
+    assert abs(yaw - 0.5) < 2e-3 and abs(r["x"]) < 1e-3 and abs(r["y"]) < 1e-3
 
 
 def _bin_obj(path, w=0.3, h=0.2, t=0.02):

@@ -73,10 +73,15 @@ class Asset:
             if self.options.vhacd_enabled:
                 _decompose_meshes(b, self.options.vhacd_params, self.path)
             fixed = _balance_inertias(b)
+            massless = _give_mass(b)
             if fixed and not self._builders:     # warn once per asset (the first variant)
                 warn(f"asset '{self.path or self.kind}': inertia of {', '.join(fixed)} breaks the "
                      "triangle inequality (A + B >= C); its two smaller principal moments were "
                      "raised to make it physical")
+            if massless and not self._builders:
+                warn(f"asset '{self.path or self.kind}': moving bodies without mass ({', '.join(massless)}) "
+                     f"get {MASSLESS_MASS} kg and {MASSLESS_INERTIA} kg m^2 (PhysX takes massless links, "
+                     "MuJoCo needs mass on every body that moves)")
             if hasattr(self, "dof_props"):   # variants share the base variant's Isaac Gym view
                 self._check_same_layout(b, key)
             self._builders[key] = b
@@ -113,7 +118,7 @@ class Asset:
                 "exactly one kinematic tree")
         self.floating = root_types[0] == JT.FREE
         mjcf = _Mjcf(self.path) if self.kind == "mjcf" else None
-        mjcf_joints = mjcf.body_joints if mjcf else {}
+        mjcf_joints = mjcf.body_joints if mjcf else getattr(self._make, "body_joints", {})
 
         joint_names, joint_types, joint_dofs, joint_newton = [], [], [], []   # Isaac Gym joints
         dof_names, dof_types, dof_qd, dof_q, dof_joint = [], [], [], [], []
@@ -210,6 +215,9 @@ class Asset:
         self.dof_props = self._default_dof_props(b)
         self.actuators = [a for a in (mjcf.actuators if mjcf else []) if a["joint"] in self.dof_names]
         self.has_tendons = bool(mjcf and mjcf.has_tendons)
+        from .tendons import AssetTendons
+        self.tendons = (AssetTendons(b, lambda j: short_name(b.joint_label[j]), self.options.tendon_limit_stiffness)
+                        if "mujoco:tendon_type" in b.custom_attributes else None)
         if self.options.default_dof_drive_mode == DofDriveMode.DOF_MODE_NONE:
             # Isaac Gym takes the drive mode of MJCF joints with a <motor> from the file: effort
             for act in self.actuators:
@@ -376,6 +384,27 @@ def _drop_root_position(b):
             b.body_q[i] = wp.transform(wp.vec3(*(X[0:3] - p)), wp.quat(*X[3:7]))
 
 
+MASSLESS_MASS, MASSLESS_INERTIA = 1e-3, 1e-6     # given to moving bodies without mass
+
+
+def _give_mass(b):
+    """Moving bodies (below a non-fixed joint) with no mass, e.g. the empty links of a URDF
+    chain of prismatic joints, get a small mass and inertia. Returns their labels."""
+    fixed_type = _newton().JointType.FIXED
+    moving = {b.joint_child[j] for j in range(len(b.joint_type)) if b.joint_type[j] != fixed_type}
+    out = []
+    for i in sorted(moving):
+        if float(b.body_mass[i]) > 0.0:
+            continue
+        inertia = np.eye(3) * MASSLESS_INERTIA
+        b.body_mass[i], b.body_inv_mass[i] = MASSLESS_MASS, 1.0 / MASSLESS_MASS
+        mat = type(b.body_inertia[i])
+        b.body_inertia[i] = mat(*inertia.astype(np.float32).ravel())
+        b.body_inv_inertia[i] = mat(*np.linalg.inv(inertia).astype(np.float32).ravel())
+        out.append(short_name(b.body_label[i]))
+    return out
+
+
 def _balance_inertias(b):
     """Make every body's principal moments satisfy A + B >= C (PhysX accepts such bodies,
     MuJoCo refuses them): raise the two smaller moments by the missing amount. Returns the
@@ -452,15 +481,18 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
     if kind == "urdf":
         xml_text = _prepare_urdf(path, root)
         keep = _urdf_dont_collapse(xml_text)
+        xml_text, balls = _urdf_spherical(xml_text)
 
         def make(scale, self_collisions):
             b = _new_builder(options, up)
+            _balls_as_three_hinges(b, balls)
             _guarded(path, lambda: b.add_urdf(
                 xml_text, floating=floating, scale=scale, enable_self_collisions=self_collisions,
                 up_axis=up, collapse_fixed_joints=False,
                 ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
                 joint_ordering="dfs", bodies_follow_joint_ordering=True))
             return _collapse(b, options, keep)
+        make.body_joints = {child: [(f"{j}{sfx}", "ball") for sfx in BALL_AXES] for j, child in balls.items()}
     elif kind == "mjcf":
         _check_xml(path)
         mjcf_info = _Mjcf(path)
@@ -468,7 +500,7 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
 
         def make(scale, self_collisions):
             def load(source, **kw):
-                b = _new_builder(options, up)
+                b = _new_builder(options, up, tendons=mjcf_info.has_tendons)
                 _guarded(path, lambda: b.add_mjcf(
                     source, floating=floating, scale=scale, enable_self_collisions=self_collisions,
                     up_axis=up, collapse_fixed_joints=False,
@@ -526,6 +558,36 @@ def _urdf_dont_collapse(xml_text):
             if j.get("dont_collapse", "false").strip().lower() in ("true", "1")}
 
 
+def _urdf_spherical(xml_text):
+    """URDF spherical joints, which Newton's URDF importer does not take: the text with them
+    marked as planar (which it takes) and {joint name: child link} for _balls_as_three_hinges."""
+    root = ET.fromstring(xml_text)
+    balls = {j.get("name"): j.find("child").get("link") for j in root.iter("joint")
+             if j.get("type") == "spherical" and j.find("child") is not None}
+    if not balls:
+        return xml_text, {}
+    for j in root.iter("joint"):
+        if j.get("name") in balls:
+            j.set("type", "planar")
+    return ET.tostring(root, encoding="unicode"), balls
+
+
+def _balls_as_three_hinges(b, balls):
+    """Build the joints named in `balls` (imported as planar) as three hinges about the joint
+    frame's x, y, z, as gymlike's MJCF ball joints are (one Isaac Gym JOINT_BALL, 3 DOFs)."""
+    if not balls:
+        return
+    add_d6 = b.add_joint_d6
+    cfg = _newton().ModelBuilder.JointDofConfig
+
+    def d6(parent, child, *, linear_axes=None, angular_axes=None, label=None, **kw):
+        if label is not None and short_name(label) in balls:
+            axes = [cfg(axis=a) for a in ((1, 0, 0), (0, 1, 0), (0, 0, 1))]
+            return add_d6(parent, child, linear_axes=[], angular_axes=axes, label=label, **kw)
+        return add_d6(parent, child, linear_axes=linear_axes, angular_axes=angular_axes, label=label, **kw)
+    b.add_joint_d6 = d6
+
+
 def _up_axis(sim):
     """Assets are imported in the sim's up axis without rotation (Isaac Gym never rotates them)."""
     newton = _newton()
@@ -533,9 +595,12 @@ def _up_axis(sim):
     return newton.Axis.Y if sim is not None and sim.params.up_axis == UpAxis.UP_AXIS_Y else newton.Axis.Z
 
 
-def _new_builder(options, up):
+def _new_builder(options, up, tendons=False):
     newton = _newton()
     b = newton.ModelBuilder(up_axis=up)
+    if tendons:          # the MJCF importer reads <tendon> only into a builder that can hold them
+        from .tendons import register
+        register(b)
     b.default_shape_cfg.density = float(options.density)
     return b
 
@@ -580,7 +645,7 @@ def _check_xml(path):
 
 # A URDF tag, comment or CDATA block; meshes are only `<mesh>` tags inside <visual>/<collision>.
 _TAG_RE = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<(/?)([A-Za-z_][\w:.-]*)([^>]*?)(/?)>", re.S)
-_URDF_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
+_URDF_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar", "spherical")
 _FILENAME_RE = re.compile(r"""(filename\s*=\s*)(["'])(.*?)\2""")
 
 

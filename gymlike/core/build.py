@@ -91,6 +91,9 @@ def build_model(sim):
     up = newton.Axis.Y if sim.params.up_axis == UpAxis.UP_AXIS_Y else newton.Axis.Z
     b = newton.ModelBuilder(up_axis=up)
     actors = sim.all_actors()
+    if any(a.asset.tendons is not None for a in actors):
+        from .tendons import register
+        register(b)
     n_act = len(actors)
     a_body0 = np.zeros(n_act, np.int64)
     a_joint0 = np.zeros(n_act, np.int64)
@@ -153,6 +156,8 @@ def build_model(sim):
     apply_all_colors(sim)              # set_rigid_body_color calls made before the model existed
     from . import props
     props.write_all(sim)
+    from . import tendons
+    tendons.write(sim, actors, finalize=True)
     sim.apply_gravity()
     _make_solver(sim)
     _make_states(sim, actors)
@@ -201,6 +206,8 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     joint_art = model.joint_articulation.numpy()
     h.actor_articulation = joint_art[a_joint0].astype(np.int64)
     h.actor_shape0 = a_shape0
+    ntendon = np.array([a.asset.tendons.newton_count if a.asset.tendons else 0 for a in actors], np.int64)
+    h.actor_tendon0 = np.concatenate([[0], np.cumsum(ntendon)[:-1]]).astype(np.int64)   # Newton tendon start
     num_dofs = int(h.actor_ndof.sum())
     h.dof_qd = np.concatenate([a.asset.dof_qd + q for a, q in zip(actors, a_qd0)]) if num_dofs else np.zeros(0, np.int32)
     h.dof_q = np.concatenate([a.asset.dof_q + q for a, q in zip(actors, a_q0)]) if num_dofs else np.zeros(0, np.int32)

@@ -86,6 +86,10 @@ class Actor:
         self.body_com = asset.body_com.copy()
         self.body_inertia = asset.body_inertia.copy()
         self.body_flags = asset.body_flags.copy()
+        if asset.tendons is not None:      # fixed tendons (core/tendons.py)
+            from .tendons import copy_props
+            self.tendon_props = copy_props(asset.tendons.props)
+            self.tendon_offsets = np.zeros(len(asset.tendons), np.float64)
         self.body_colors = {}
         self.body_segmentation = {}
         self.pending_dof_state = None      # DOF state set before the model existed
