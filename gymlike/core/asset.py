@@ -348,9 +348,18 @@ def _decompose_meshes(b, params, path):
         return
     settings = dict(maxConvexHulls=int(params.max_convex_hulls), resolution=int(params.resolution),
                     maxNumVerticesPerCH=int(params.max_num_vertices_per_ch))
+    import sys
+    import time
+    t0 = time.perf_counter()
     try:
-        b.approximate_meshes(method="vhacd", shape_indices=meshes, raise_on_failure=True,
-                             keep_visual_shapes=True, cache_dir=_convex_cache_dir(), **settings)
+        for k, s in enumerate(meshes):   # one at a time (indices stay valid) for the progress line
+            b.approximate_meshes(method="vhacd", shape_indices=[s], raise_on_failure=True,
+                                 keep_visual_shapes=True, cache_dir=_convex_cache_dir(), **settings)
+            took = time.perf_counter() - t0
+            if took > 1.0:    # a first run decomposes; later runs read the disk cache at once
+                print(f"\rgymlike: V-HACD convex decomposition of '{os.path.basename(path or '')}': "
+                      f"{k + 1}/{len(meshes)} meshes, {took:.0f} s (cached for later runs)",
+                      end="\n" if k + 1 == len(meshes) else "", file=sys.stderr, flush=True)
     except ImportError as e:
         raise GymlikeNotImplementedError(
             f"asset '{path}': AssetOptions.vhacd_enabled needs the 'vhacdx' and 'trimesh' packages "
