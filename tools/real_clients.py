@@ -9,7 +9,7 @@ them); a script passes when it exits 0.
 
 `igenvs`: each IsaacGymEnvs task is built from its own hydra config (16 envs, CPU pipeline),
 reset, and stepped 100 times with uniform random actions in [-1, 1]; it passes when every
-observation and reward stays finite. It needs IsaacGymEnvs' own dependencies importable
+observation and reward stays finite (REAL_CLIENTS_ENVS / REAL_CLIENTS_STEPS change 16 and 100). It needs IsaacGymEnvs' own dependencies importable
 (hydra-core, omegaconf, gym 0.23, termcolor; put them on PYTHONPATH), and runs from
 `isaacgymenvs/` as IsaacGymEnvs' train.py does. The tasks package's __init__ imports every
 task (some need warp 0.10, urdfpy, pysdf), so each task module is imported on its own.
@@ -41,8 +41,12 @@ def run_examples(folder, names):
     ok = 0
     for name in names:
         t0 = time.time()
+        # some mirrors import their asset path from the examples package (`from examples import
+        # ASSET_PATH`): its parent folder goes on the path, as in that tree's own set-up
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            p for p in (os.path.dirname(folder), os.environ.get("PYTHONPATH", "")) if p))
         p = subprocess.run([sys.executable, "-m", "gymlike.run", "--headless", "--max-frames", "60",
-                            "--timeout", "600", f"{name}.py"], cwd=folder, capture_output=True, text=True)
+                            "--timeout", "600", f"{name}.py"], cwd=folder, capture_output=True, text=True, env=env)
         ok += p.returncode == 0
         print(f"{name:28s} {'runs' if p.returncode == 0 else 'FAILS':6s} {time.time() - t0:6.0f} s  "
               f"{'' if p.returncode == 0 else _last_error(p.stderr)}", flush=True)
@@ -103,4 +107,5 @@ if __name__ == "__main__":
     elif kind == "igenvs":
         run_igenvs(path, rest)
     else:
-        sys.exit(0 if run_task(path, rest[0]) else 1)
+        sys.exit(0 if run_task(path, rest[0], int(os.environ.get("REAL_CLIENTS_ENVS", 16)),
+                               int(os.environ.get("REAL_CLIENTS_STEPS", 100))) else 1)
