@@ -47,7 +47,8 @@ def main():
     print(f"{args.task}: {task.num_envs} envs, created in {t_created:.1f} s; training for up to {budget:.0f} s", flush=True)
     runner, hist = train_rsl_rl(task, train_cfg, run_dir=None, max_iterations=10 ** 9, progress=False,
                                 stop_reward=solved.get("mean_reward"), stop_length=solved.get("mean_length"),
-                                max_time=budget, log_every=25)
+                                max_time=budget, log_every=25,
+                                make_eval_task=lambda: make(args.task, cfg=cfg, num_envs=min(task.num_envs, 128)))
     total = time.perf_counter() - T_PROCESS
     last = hist.rows[-1]
     summary = dict(task=args.task, num_envs=task.num_envs, wall_seconds_from_start=total, sim_create_seconds=t_created,

@@ -12,7 +12,9 @@ Runner options (before the script path):
 
   --headless        viewers never open a window (they accept every call and count frames)
   --max-frames N    viewers report closed after N draw_viewer frames; a script simulating
-                    without an open viewer is ended after N simulate() calls (exit code 0)
+                    without an open viewer is ended after N simulate() calls (exit code 0);
+                    default: $GYMLIKE_MAX_FRAMES when set, else no limit (a headless viewer
+                    loop then runs until Ctrl-C; a one-line note says so)
   --timeout S       wall-clock limit in seconds (exit code 124 when exceeded)
   --keys SPEC       gymlike extension: scripted key presses for headless viewers, e.g.
                     "30:R,60:SPACE" presses KEY_R at frame 30 and KEY_SPACE at frame 60
@@ -162,7 +164,8 @@ def run_script(script, args=(), *, headless=False, max_frames=None, timeout=None
 
     install_isaacgym_alias()
     session.headless = bool(headless)
-    session.max_frames = max_frames
+    session.runner = True
+    session.max_frames = max_frames if max_frames is not None else session.env_max_frames()
     session.key_events = dict(keys or {})
     session.record = os.path.abspath(record) if record else None
 

@@ -1,8 +1,14 @@
-"""Lazy, quiet access to Warp and Newton (importing gymlike.gymapi stays fast; Warp's
-per-module compile messages are hidden unless GYMLIKE_VERBOSE is set)."""
+"""Lazy, quiet access to Warp and Newton (importing gymlike.gymapi stays fast).
+
+Unless GYMLIKE_VERBOSE is set, Warp's per-module load messages and its native
+"Could not find or load the NVIDIA CUDA driver" warning (printed on every machine without a
+GPU) are hidden; instead one status line says when Warp starts compiling kernels that are not
+in its cache yet (the first run: about a minute of otherwise silent work on a 2-core CPU)."""
 
 import functools
 import os
+import sys
+import tempfile
 import threading
 
 _ready = False
@@ -27,14 +33,75 @@ def serialized(cls):
     return cls
 
 
+def verbose():
+    return os.environ.get("GYMLIKE_VERBOSE", "").strip().lower() not in ("", "0", "false", "no")
+
+
+_QUIET_NATIVE = ("Could not find or load the NVIDIA CUDA driver",)
+
+
+def _init_quietly(warp):
+    """warp.init() with the native CUDA-driver warning dropped from stderr (other lines kept)."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):        # no real fd 2 (embedded interpreters): just initialise
+        warp.init()
+        return
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            warp.init()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        for line in tmp.read().decode("utf-8", "replace").splitlines(keepends=True):
+            if not any(q in line for q in _QUIET_NATIVE):
+                sys.stderr.write(line)
+
+
+_compile_announced = False
+
+
+def _announce_compiles(warp):
+    """One stderr line the first time this process compiles a Warp module that is not cached."""
+    try:
+        from warp._src.context import Module
+    except ImportError:                  # pragma: no cover  (other Warp layouts: stay silent)
+        return
+    original = Module._compile
+    if getattr(original, "_gymlike_announce", False):
+        return
+
+    @functools.wraps(original)
+    def _compile(self, device=None, output_dir=None, output_name=None, *args, **kwargs):
+        global _compile_announced
+        if not _compile_announced and output_dir and output_name \
+                and not os.path.exists(os.path.join(output_dir, output_name)):
+            _compile_announced = True
+            sys.stderr.write(f"gymlike: compiling Warp kernels not in the cache yet (first run: about a minute "
+                             f"on a 2-core CPU; cached in {warp.config.kernel_cache_dir})\n")
+            sys.stderr.flush()
+        return original(self, device, output_dir, output_name, *args, **kwargs)
+
+    _compile._gymlike_announce = True
+    Module._compile = _compile
+
+
 def wp():
     global _ready
     import warp
     if not _ready:
-        if not os.environ.get("GYMLIKE_VERBOSE"):
-            warp.config.log_level = warp.LOG_WARNING
-        warp.init()
-        _ready = True
+        with LOCK:
+            if not _ready:
+                if verbose():
+                    warp.init()
+                else:
+                    warp.config.log_level = warp.LOG_WARNING
+                    _init_quietly(warp)
+                    _announce_compiles(warp)
+                _ready = True
     return warp
 
 

@@ -8,14 +8,29 @@
 * `record`: a path; every viewer frame is ray traced from the viewer camera and written there
   (a video for .mp4/.gif/..., numbered PNG files in a folder otherwise). Implies headless viewers.
 
-Library users never need this module; without the runner nothing is limited."""
+Library users never need this module; without the runner nothing is limited. Under the runner,
+the environment variable GYMLIKE_MAX_FRAMES=N is the default of --max-frames."""
 
 from __future__ import annotations
 
+import os
+import sys
 import weakref
+
+
+def env_max_frames():
+    """GYMLIKE_MAX_FRAMES as a positive int, or None."""
+    value = os.environ.get("GYMLIKE_MAX_FRAMES", "").strip()
+    try:
+        n = int(value)
+    except ValueError:
+        return None
+    return n if n > 0 else None
+
 
 headless = False
 max_frames: int | None = None
+runner = False                              # set by gymlike.run
 key_events: dict = {}
 record: str | None = None
 recorders: list = []                        # open Recorders (closed when the script ends)
@@ -43,6 +58,23 @@ def close_recorders():
         r.close()
         done.append((r.path, r.frames))
     return done
+
+
+_noted_headless = False
+
+
+def note_headless_viewer(reason):
+    """One stderr line, once per process, when a viewer runs headless and nothing limits the frames:
+    a `while not query_viewer_has_closed(viewer)` loop would otherwise run silently forever."""
+    global _noted_headless
+    if _noted_headless or max_frames is not None:
+        return
+    _noted_headless = True
+    how = ("pass --max-frames N to gymlike.run before the script path (or set GYMLIKE_MAX_FRAMES=N)" if runner
+           else "run the script with `python -m gymlike.run --max-frames N script.py`")
+    sys.stderr.write(f"gymlike: the viewer is headless ({reason}): no window opens and a viewer loop runs until "
+                     f"Ctrl-C; to end it after N frames, {how}\n")
+    sys.stderr.flush()
 
 
 def register_viewer(sim, viewer):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 
-from .config import apply_overrides, available_tasks, load_task_config, load_train_config  # noqa: F401
+from .config import apply_overrides, available_tasks, canonical_task, load_task_config, load_train_config  # noqa: F401
 from .vec_task import VecTask, set_seed  # noqa: F401
 
 # task name -> "module:Class" (imported on first use)
@@ -28,6 +28,9 @@ TASKS = {
 
 def task_class(name: str):
     if name not in TASKS:
+        name = {k.lower(): k for k in TASKS}.get(str(name).lower(), name)
+    if name not in TASKS:
+        canonical_task(name)          # raises with a did-you-mean
         raise ValueError(f"unknown task {name!r}; available: {', '.join(TASKS)}")
     mod, cls = TASKS[name].split(":")
     return getattr(importlib.import_module(mod), cls)

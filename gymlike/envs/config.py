@@ -20,6 +20,20 @@ def available_tasks() -> list[str]:
     return sorted(f[:-5] for f in os.listdir(os.path.join(CFG_DIR, "task")) if f.endswith(".yaml"))
 
 
+def canonical_task(task: str) -> str:
+    """The task's config name, matched case-insensitively ('cartpole' -> 'Cartpole'); unknown
+    names raise ValueError with the closest match and the available tasks."""
+    tasks = available_tasks()
+    by_lower = {t.lower(): t for t in tasks}
+    found = by_lower.get(str(task).lower())
+    if found:
+        return found
+    import difflib
+    close = difflib.get_close_matches(str(task).lower(), list(by_lower), n=1, cutoff=0.5)
+    hint = f" Did you mean {by_lower[close[0]]!r}?" if close else ""
+    raise ValueError(f"unknown task {task!r}.{hint} Available: {', '.join(tasks)}")
+
+
 def _load(path: str) -> dict:
     with open(path, encoding="utf-8") as f:
         data = yaml.safe_load(f)
@@ -29,14 +43,12 @@ def _load(path: str) -> dict:
 
 
 def load_task_config(task: str) -> dict:
-    """The task YAML as a plain dict (a fresh copy each call)."""
-    path = os.path.join(CFG_DIR, "task", f"{task}.yaml")
-    if not os.path.exists(path):
-        raise ValueError(f"unknown task {task!r}: no {path}; available: {', '.join(available_tasks())}")
-    return _load(path)
+    """The task YAML as a plain dict (a fresh copy each call); the name is case-insensitive."""
+    return _load(os.path.join(CFG_DIR, "task", f"{canonical_task(task)}.yaml"))
 
 
 def load_train_config(task: str) -> dict:
+    task = canonical_task(task)
     path = os.path.join(CFG_DIR, "train", f"{task}PPO.yaml")
     if not os.path.exists(path):
         raise ValueError(f"no training config for task {task!r} ({path})")

@@ -445,6 +445,24 @@ def _viewer_mode(sim):
     return "window"
 
 
+def _headless_reason(sim):
+    """Why the viewer is headless, when the user may not expect it (None when they asked for it
+    through GYMLIKE_VIEWER=headless or graphics_device_id -1)."""
+    if session.record:
+        return None
+    if session.headless:
+        return "--headless"
+    if os.environ.get("GYMLIKE_VIEWER", "").strip().lower() == "headless":
+        return None
+    if sim.graphics_device_id is not None and int(sim.graphics_device_id) < 0:
+        return None
+    if not _display_available():
+        return "no display: DISPLAY is not set"
+    if importlib.util.find_spec("pyglet") is None:
+        return "pyglet is not installed"
+    return "the window could not be opened"
+
+
 def create_viewer(sim, props):
     if not isinstance(props, CameraProperties):
         raise GymlikeTypeError(f"create_viewer: expected gymapi.CameraProperties, got {type(props).__name__}")
@@ -462,6 +480,9 @@ def create_viewer(sim, props):
                        "running headless")
     if viewer is None:
         viewer = HeadlessViewer(sim, props)
+        reason = _headless_reason(sim)
+        if reason:
+            session.note_headless_viewer(reason)
     session.register_viewer(sim, viewer)
     return viewer
 
