@@ -171,7 +171,7 @@ def main(argv=None):
                                         title=f"{task_name} (rsl_rl PPO)", **common)
     print(training.summary(hist, time.perf_counter() - t0, hist.rule) + " (wall time incl. sim creation)")
     if hist.stop_reason == "interrupted":
-        print(f"interrupted (Ctrl-C): saved {', '.join(hist.files)}")
+        print(f"interrupted (Ctrl-C): saved {', '.join(os.path.relpath(f) for f in hist.files)}")
     print(f"run directory: {run_dir}  ({os.path.basename(hist.files[0])}, learning_curve.png, history.json; "
           f"TensorBoard: {tensorboard_command()} --logdir {run_dir}; play: "
           f"{os.path.relpath(sys.executable) if not os.path.relpath(sys.executable).startswith('..') else 'python'} "

@@ -150,19 +150,21 @@ def test_first_compile_says_so_and_no_cuda_driver_warning(tmp_path):
         warp.launch(k, dim=4, inputs=[a])
         print("OK", a.numpy().sum())
     """)
+    path = tmp_path / "tiny_kernel.py"          # Warp reads kernel source from a file
+    path.write_text(script)
     env = dict(os.environ, WARP_CACHE_PATH=str(tmp_path / "cache"))
     env.pop("GYMLIKE_VERBOSE", None)
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+    r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300, env=env)
     assert r.returncode == 0 and "OK 4.0" in r.stdout, r.stderr
     assert r.stderr.count("gymlike: compiling Warp kernels not in the cache yet") == 1, r.stderr
     assert "NVIDIA CUDA driver" not in r.stderr
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+    r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300, env=env)
     assert r.returncode == 0 and r.stderr == "", r.stderr       # cached: silent
 
 
 def _train_until_first_iteration_then_sigint(tmp_path, *args):
     p = subprocess.Popen([sys.executable, os.path.join(ROOT, "examples", "train.py"), "task=Cartpole",
-                          "experiment=ctrlc", "progress=False", *args], cwd=tmp_path,
+                          "progress=False", *args], cwd=tmp_path,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = []
     for line in p.stdout:
@@ -180,16 +182,16 @@ def test_ctrl_c_saves_checkpoint_history_and_curve(tmp_path, algo):
     code, out, err = _train_until_first_iteration_then_sigint(tmp_path, f"algo={algo}")
     assert code == 130, out + err
     assert "Traceback" not in err, err
-    run = tmp_path / "runs" / "ctrlc"
+    (run,) = (tmp_path / "runs").iterdir()                # runs/Cartpole_<time>, found by --play
     ckpt = run / ("model_final.pt" if algo == "rsl_rl" else os.path.join("nn", "model_final.pth"))
     for f in (ckpt, run / "history.json", run / "learning_curve.png"):
         assert f.exists(), f
-    assert "done (interrupted)" in out and f"interrupted (Ctrl-C): saved runs/ctrlc/{ckpt.relative_to(run)}" in out
+    assert "done (interrupted)" in out and f"interrupted (Ctrl-C): saved runs/{run.name}/{ckpt.relative_to(run)}" in out
     assert len(json.loads((run / "history.json").read_text())) >= 2
     # --play finds the interrupted run's checkpoint
     r = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "train.py"), "task=Cartpole", f"algo={algo}",
                         "--play", "play_steps=20"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and "played runs/ctrlc/" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and f"played runs/{run.name}/" in r.stdout, r.stdout + r.stderr
 
 
 def _rl_md_figure(tag):
@@ -213,7 +215,8 @@ def test_rl_md_cartpole_figures_match_a_fresh_run(tmp_path):
     doc = _rl_md_figure("cartpole_rsl_rl")
     assert doc == f"solved after {m.group(1)} iterations", (doc, m.group(0))
     assert m.group(2) in open(os.path.join(ROOT, "python_bindings_docs", "rl.md")).read()
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "train.py"), "task=Cartpole", "--play"],
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "train.py"), "task=Cartpole", "--play",
+                        "checkpoint=runs/figures/model_final.pt"],
                        cwd=tmp_path, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-3000:]
     m = re.search(r"(\d+) episodes, mean episode reward [\d.]+, mean episode length ([\d.]+)", p.stdout)
