@@ -128,9 +128,13 @@ def test_limit_spring_and_stiffness_follow_statics_and_change_after_prepare(gym,
     gym.set_actor_tendon_properties(*envs[1], p1)
     gym.set_actor_tendon_offset(*envs[0], 0, 0.05)
     assert gym.get_actor_tendon_offset(*envs[0], 0) == pytest.approx(0.05)
+    p0 = gym.get_actor_tendon_properties(*envs[0])
+    p0[2].fixed_spring_rest_length = 0.1                   # env 0's jb spring now rests at 0.1
+    gym.set_actor_tendon_properties(*envs[0], p0)
     q0, q1 = _settle(gym, sim, envs, efforts=[tau, 0.0])
-    assert abs(q1[0] - (0.001 + 2 * jb + tau / 20.0)) < 3e-3
-    assert abs(q0[0] - (0.001 - 0.05 + 2 * jb + tau / 5.0)) < 3e-3
+    assert abs(q1[1] - jb) < 2e-3 and abs(q1[0] - (0.001 + 2 * jb + tau / 20.0)) < 3e-3
+    jb0 = 0.1 + 2 * tau / 50.0
+    assert abs(q0[1] - jb0) < 2e-3 and abs(q0[0] - (0.001 - 0.05 + 2 * jb0 + tau / 5.0)) < 3e-3
 
 
 def test_bad_tendon_input_is_rejected_and_changes_nothing(gym, hand):

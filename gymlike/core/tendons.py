@@ -176,13 +176,13 @@ def write(sim, actors, finalize=False):
     solver = sim.solver
     m2n = getattr(solver, "mjc_tendon_to_newton_tendon", None)
     if m2n is not None and hasattr(solver, "mjw_model"):
-        table = m2n.numpy()
+        table = m2n.numpy()                               # [world, MuJoCo tendon] -> Newton tendon
         ls = solver.mjw_model.tendon_lengthspring
         vals = ls.numpy()
-        where = {int(n): (w, t) for (w, t), n in np.ndenumerate(table) if n >= 0}
-        for n, r in zip(idx, rest):
-            if int(n) in where:
-                vals[where[int(n)]] = (r, r)
+        lookup = np.full(max(int(table.max()), int(idx.max())) + 1, np.nan, np.float32)
+        lookup[idx] = rest
+        hit = (table >= 0) & np.isfinite(lookup[np.maximum(table, 0)])
+        vals[hit] = lookup[table[hit]][:, None]
         ls.assign(vals)
     notify(sim, "TENDON_PROPERTIES")
 
