@@ -103,7 +103,7 @@ def test_unsupported_urdf_joint_type_is_rejected_at_load_with_line(gym, tmp_path
   <joint name="j" type="hinge2"><parent link="a"/><child link="b"/></joint>
 </robot>""")
     sim = make_sim(gym)
-    with pytest.raises(NotImplementedError, match=r"h2.urdf', line 3: joint type 'hinge2' is not supported"):
+    with pytest.raises(NotImplementedError, match=r"h2.urdf', line 3, <joint name=\"j\">: joint type 'hinge2' is not supported"):
         gym.load_asset(sim, str(tmp_path), "h2.urdf", options())
     write(tmp_path, "empty.urdf", "<robot name='nothing'></robot>")
     with pytest.raises(AssetParseError, match="empty.urdf"):

@@ -19,6 +19,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from .asset_check import check_mesh_file, check_mjcf, check_urdf
 from .enums import DofDriveMode, DofType, JointType
 from .errors import (AssetParseError, GymlikeError, GymlikeFileNotFoundError, GymlikeNotImplementedError,
                      GymlikeTypeError, GymlikeValueError)
@@ -79,9 +80,9 @@ class Asset:
                      "triangle inequality (A + B >= C); its two smaller principal moments were "
                      "raised to make it physical")
             if massless and not self._builders:
-                warn(f"asset '{self.path or self.kind}': moving bodies without mass ({', '.join(massless)}) "
-                     f"get {MASSLESS_MASS} kg and {MASSLESS_INERTIA} kg m^2 (PhysX takes massless links, "
-                     "MuJoCo needs mass on every body that moves)")
+                warn(f"asset '{self.path or self.kind}': moving bodies without mass or rotational inertia "
+                     f"({', '.join(massless)}) get {MASSLESS_MASS} kg and/or {MASSLESS_INERTIA} kg m^2 "
+                     "(PhysX takes massless links, MuJoCo needs mass and inertia on every body that moves)")
             if hasattr(self, "dof_props"):   # variants share the base variant's Isaac Gym view
                 self._check_same_layout(b, key)
             self._builders[key] = b
@@ -398,15 +399,21 @@ MASSLESS_MASS, MASSLESS_INERTIA = 1e-3, 1e-6     # given to moving bodies withou
 
 def _give_mass(b):
     """Moving bodies (below a non-fixed joint) with no mass, e.g. the empty links of a URDF
-    chain of prismatic joints, get a small mass and inertia. Returns their labels."""
+    chain of prismatic joints, get a small mass and inertia; point masses (mass, but a singular
+    inertia) get the small inertia added. Returns their labels."""
     fixed_type = _newton().JointType.FIXED
     moving = {b.joint_child[j] for j in range(len(b.joint_type)) if b.joint_type[j] != fixed_type}
     out = []
     for i in sorted(moving):
-        if float(b.body_mass[i]) > 0.0:
+        mass = float(b.body_mass[i])
+        inertia = np.array(b.body_inertia[i], np.float64).reshape(3, 3)
+        if mass > 0.0 and np.linalg.eigvalsh(0.5 * (inertia + inertia.T))[0] > 0.0:
             continue
-        inertia = np.eye(3) * MASSLESS_INERTIA
-        b.body_mass[i], b.body_inv_mass[i] = MASSLESS_MASS, 1.0 / MASSLESS_MASS
+        if mass > 0.0:
+            inertia = inertia + np.eye(3) * MASSLESS_INERTIA
+        else:
+            mass, inertia = MASSLESS_MASS, np.eye(3) * MASSLESS_INERTIA
+        b.body_mass[i], b.body_inv_mass[i] = mass, 1.0 / mass
         mat = type(b.body_inertia[i])
         b.body_inertia[i] = mat(*inertia.astype(np.float32).ravel())
         b.body_inv_inertia[i] = mat(*np.linalg.inv(inertia).astype(np.float32).ravel())
@@ -503,7 +510,7 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
             return _collapse(b, options, keep)
         make.body_joints = {child: [(f"{j}{sfx}", "ball") for sfx in BALL_AXES] for j, child in balls.items()}
     elif kind == "mjcf":
-        _check_xml(path)
+        check_mjcf(path)
         mjcf_info = _Mjcf(path)
         warned = []
 
@@ -643,18 +650,8 @@ def _guarded(path, fn):
             warn(w.message, w.category)
 
 
-def _check_xml(path):
-    try:
-        ET.parse(path)
-    except ET.ParseError as e:
-        line = e.position[0] if getattr(e, "position", None) else None
-        raise AssetParseError(f"malformed asset '{path}'" + (f", line {line}" if line else "")
-                              + f": {e}") from None
-
-
 # A URDF tag, comment or CDATA block; meshes are only `<mesh>` tags inside <visual>/<collision>.
 _TAG_RE = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<(/?)([A-Za-z_][\w:.-]*)([^>]*?)(/?)>", re.S)
-_URDF_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar", "spherical")
 _FILENAME_RE = re.compile(r"""(filename\s*=\s*)(["'])(.*?)\2""")
 
 
@@ -664,8 +661,9 @@ def _prepare_urdf(path, root):
     Isaac Gym's importer searches: the URDF's folder, each folder above it, the asset root.
     A missing collision mesh is an error naming file, line and the folders searched; a missing
     visual mesh is a warning and that <visual> is dropped. Comments, plugins and other
-    `filename=` attributes are left alone. Returns the URDF text to import."""
-    _check_xml(path)
+    `filename=` attributes are left alone. Returns the URDF text to import (the file has passed
+    asset_check.check_urdf)."""
+    check_urdf(path)
     with open(path, encoding="utf-8") as f:
         text = f.read()
     urdf_dir = os.path.dirname(path)
@@ -684,13 +682,6 @@ def _prepare_urdf(path, root):
                 edits = [e for e in edits if e[0] < start]  # drop edits inside the removed element
                 edits.append((start, m.end(), ""))
             continue
-        if tag == "joint" and stack and stack[-1][0] == "robot":
-            jt = re.search(r"""\btype\s*=\s*(["'])(.*?)\1""", attrs)
-            if jt is not None and jt.group(2) not in _URDF_JOINT_TYPES:
-                line = text.count("\n", 0, m.start()) + 1
-                raise GymlikeNotImplementedError(
-                    f"asset '{path}', line {line}: joint type '{jt.group(2)}' is not supported by gymlike "
-                    f"(supported: {', '.join(_URDF_JOINT_TYPES)})")
         if tag == "mesh" and any(t in ("visual", "collision") for t, _, _ in stack):
             fm = _FILENAME_RE.search(attrs)
             if fm is not None:
@@ -710,6 +701,7 @@ def _prepare_urdf(path, root):
                             item[2] = True
                             break
                 else:
+                    check_mesh_file(path, line, "<mesh>", resolved)
                     a0 = m.start(3) + fm.start(3)
                     edits.append((a0, a0 + len(ref), resolved))
         if not selfclose:

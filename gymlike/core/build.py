@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernels as K
-from .enums import RIGID_BODY_DISABLE_GRAVITY, SimType, UpAxis
+from .enums import SimType, UpAxis
 from .errors import GymlikeRuntimeError
 from .sim import _wp
 
@@ -147,7 +147,8 @@ def build_model(sim):
     try:
         model = b.finalize(device=sim.device)
     except Exception as e:  # Newton validation errors name Newton entities; add context
-        raise GymlikeRuntimeError(f"prepare_sim: Newton could not build the model: {e}") from e
+        raise GymlikeRuntimeError(f"prepare_sim: Newton could not build the model ({_asset_files(sim)}): "
+                                  f"{type(e).__name__}: {e}") from e
     sim.model = model
     sim.builder_stats = dict(bodies=len(b.body_label), shapes=len(b.shape_body))
     _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0)
@@ -334,14 +335,21 @@ def _make_solver(sim):
             if newton_contacts:
                 sim.pipeline = newton.CollisionPipeline(model)
                 sim.contacts = sim.pipeline.contacts()
-        except ValueError as e:
-            raise GymlikeRuntimeError(f"prepare_sim: Newton's MuJoCo solver refused the model: {e}") from e
+        except Exception as e:   # MuJoCo's compiler: ValueError; its conversion: LinAlgError and others
+            raise GymlikeRuntimeError(f"prepare_sim: Newton's MuJoCo solver refused the model "
+                                      f"({_asset_files(sim)}): {type(e).__name__}: {e}") from e
     else:
         fp = sim.params.flex
         sim.solver = newton.solvers.SolverXPBD(model, iterations=max(2, int(fp.num_outer_iterations)),
                                                enable_restitution=True)
         sim.pipeline = newton.CollisionPipeline(model)
         sim.contacts = sim.pipeline.contacts()
+
+
+def _asset_files(sim):
+    """Which assets the model holds, for errors that name only Newton's labels."""
+    files = sorted({a.asset.path or a.asset.kind for e in sim.envs for a in e.actors})
+    return "assets: " + ", ".join(files[:4]) + (f" and {len(files) - 4} more" if len(files) > 4 else "")
 
 
 def _mujoco_capacity(sim, cone="elliptic"):
