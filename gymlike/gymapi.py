@@ -12,6 +12,7 @@ import numpy as _np
 
 from .core import enums as _enums
 from .core import handles as _h
+from .core import stubs as _stubs
 from .core import tendons as _T
 from .core.enums import *  # noqa: F401,F403  (constants: STATE_ALL, INVALID_HANDLE, ...)
 from .core.enums import DofType as _DofType, IndexDomain as _IndexDomain, JointType as _JointType
@@ -40,21 +41,10 @@ from .core.asset import Asset  # noqa: E402
 from .core.sim import Env, Sim  # noqa: E402
 
 
-class Viewer:  # the concrete class lives in gymlike.render
-    pass
+from .render.viewer import Viewer  # noqa: E402
 
 
 from .core.tensors import GymTensor as Tensor  # noqa: E402
-
-
-def _unsupported(name, reason):
-    """Permanently unsupported on Newton (listed as 'unsupported' in the compatibility table)."""
-    raise _NIE(f"gymapi.Gym.{name} is not supported by gymlike: {reason}")
-
-
-def _todo(name, reason):
-    """Not implemented yet (listed as 'not yet' in the compatibility table)."""
-    raise _NIE(f"gymapi.Gym.{name} is not implemented in gymlike yet: {reason}")
 
 
 def _names_dict(names):
@@ -84,94 +74,76 @@ class Gym:
         return Sim(self, compute_device, graphics_device, type, params if params is not None else SimParams())
 
     def destroy_sim(self, sim):
-        _h.sim_of(sim, "destroy_sim").destroy()
+        _h.sim_of(sim).destroy()
 
     def add_ground(self, sim, params):
-        _h.sim_of(sim, "add_ground").add_ground(params)
+        _h.sim_of(sim).add_ground(params)
 
     def prepare_sim(self, sim):
         """Finalize the Newton model and create the solver (buffers of the tensor API too)."""
-        return _h.sim_of(sim, "prepare_sim").prepare_sim()
+        return _h.sim_of(sim).prepare_sim()
 
     def simulate(self, sim):
-        _h.sim_of(sim, "simulate").simulate()
+        _h.sim_of(sim).simulate()
 
     def fetch_results(self, sim, wait=True):
         """No-op: results are on the sim device as soon as simulate returns."""
-        _h.sim_of(sim, "fetch_results")
+        _h.sim_of(sim)
 
     def get_sim_time(self, sim):
-        return _h.sim_of(sim, "get_sim_time").time
+        return _h.sim_of(sim).time
 
     def get_frame_count(self, sim):
-        return _h.sim_of(sim, "get_frame_count").frame
+        return _h.sim_of(sim).frame
 
     def get_elapsed_time(self, sim):
-        return _time.perf_counter() - _h.sim_of(sim, "get_elapsed_time").start_wall
+        return _time.perf_counter() - _h.sim_of(sim).start_wall
 
     def get_sim_params(self, sim):
-        return _h.sim_of(sim, "get_sim_params").params.copy()
+        return _h.sim_of(sim).params.copy()
 
     def set_sim_params(self, sim, params):
-        _h.sim_of(sim, "set_sim_params").set_params(params)
-
-    def set_sim_device(self, sim):
-        _unsupported("set_sim_device", "the device is chosen once, by create_sim")
+        _h.sim_of(sim).set_params(params)
 
     def get_version(self):
         return Version(major=1, minor=4)
-
-    def load_sim(self, *args):
-        _unsupported("load_sim", "PhysX scene files cannot be loaded into Newton")
-
-    def attach_sim(self, *args):
-        _unsupported("attach_sim", "there is no external PhysX scene to attach to")
 
     # ================================================================== assets
     def load_asset(self, sim, rootpath, filename, options=None):
         """Load a URDF (.urdf), MJCF (.xml) or USD (.usd/.usda/.usdc) file, parsed once."""
         from .core.asset import load_asset_file
-        return _register(sim, load_asset_file(_h.sim_of(sim, "load_asset"), rootpath, filename, options))
+        return _register(sim, load_asset_file(_h.sim_of(sim), rootpath, filename, options))
 
     def load_urdf(self, sim, rootpath, filename, options=None):
         from .core.asset import load_asset_file
-        return _register(sim, load_asset_file(_h.sim_of(sim, "load_urdf"), rootpath, filename, options, "urdf"))
+        return _register(sim, load_asset_file(_h.sim_of(sim), rootpath, filename, options, "urdf"))
 
     def load_mjcf(self, sim, rootpath, filename, options=None):
         from .core.asset import load_asset_file
-        return _register(sim, load_asset_file(_h.sim_of(sim, "load_mjcf"), rootpath, filename, options, "mjcf"))
+        return _register(sim, load_asset_file(_h.sim_of(sim), rootpath, filename, options, "mjcf"))
 
     def load_usd(self, sim, rootpath, filename, options=None):
         from .core.asset import load_asset_file
-        return _register(sim, load_asset_file(_h.sim_of(sim, "load_usd"), rootpath, filename, options, "usd"))
-
-    def load_opensim(self, sim, rootpath, filename, options=None):
-        _unsupported("load_opensim", "OpenSim models have no Newton importer")
+        return _register(sim, load_asset_file(_h.sim_of(sim), rootpath, filename, options, "usd"))
 
     def create_box(self, sim, width, height, depth, options=None):
         from .core.asset import create_primitive
-        return _register(sim, create_primitive(_h.sim_of(sim, "create_box"), "box",
+        return _register(sim, create_primitive(_h.sim_of(sim), "box",
                                                dict(width=width, height=height, depth=depth), options))
 
     def create_sphere(self, sim, radius, options=None):
         from .core.asset import create_primitive
-        return _register(sim, create_primitive(_h.sim_of(sim, "create_sphere"), "sphere", dict(radius=radius), options))
+        return _register(sim, create_primitive(_h.sim_of(sim), "sphere", dict(radius=radius), options))
 
     def create_capsule(self, sim, radius, width, options=None):
         """Capsule along X; `width` is the length of its cylindrical part."""
         from .core.asset import create_primitive
-        return _register(sim, create_primitive(_h.sim_of(sim, "create_capsule"), "capsule",
+        return _register(sim, create_primitive(_h.sim_of(sim), "capsule",
                                                dict(radius=radius, length=width), options))
-
-    def create_tet_grid(self, *args, **kwargs):
-        _unsupported("create_tet_grid", "soft bodies (FEM tetrahedra) are not mapped to Newton")
-
-    def create_cloth_grid(self, *args, **kwargs):
-        _unsupported("create_cloth_grid", "cloth is not mapped to Newton")
 
     def debug_print_asset(self, asset, outpath=None):
         """Print the asset's bodies, joints, DOFs and shapes (to a file if outpath is given)."""
-        a = _h.asset_of(asset, "debug_print_asset")
+        a = _h.asset_of(asset)
         lines = [repr(a), "bodies:"] + [f"  {i}: {n}" for i, n in enumerate(a.body_names)]
         lines += ["joints:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(a.joint_names, a.joint_types))]
         lines += ["dofs:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(a.dof_names, a.dof_types))]
@@ -183,67 +155,67 @@ class Gym:
             print(text)
 
     def get_asset_rigid_body_count(self, asset):
-        return _h.asset_of(asset, "get_asset_rigid_body_count").body_count
+        return _h.asset_of(asset).body_count
 
     def get_asset_rigid_body_names(self, asset):
-        return list(_h.asset_of(asset, "get_asset_rigid_body_names").body_names)
+        return list(_h.asset_of(asset).body_names)
 
     def get_asset_rigid_body_name(self, asset, index):
-        a = _h.asset_of(asset, "get_asset_rigid_body_name")
+        a = _h.asset_of(asset)
         return a.body_names[_h.index(index, a.body_count, "get_asset_rigid_body_name", "body")]
 
     def get_asset_rigid_body_dict(self, asset):
-        return _names_dict(_h.asset_of(asset, "get_asset_rigid_body_dict").body_names)
+        return _names_dict(_h.asset_of(asset).body_names)
 
     def find_asset_rigid_body_index(self, asset, name):
-        return _h.asset_of(asset, "find_asset_rigid_body_index").body_index(_h.name_of(name, "find_asset_rigid_body_index"))
+        return _h.asset_of(asset).body_index(_h.name_of(name))
 
     def get_asset_rigid_shape_count(self, asset):
-        return _h.asset_of(asset, "get_asset_rigid_shape_count").shape_count
+        return _h.asset_of(asset).shape_count
 
     def get_asset_rigid_body_shape_indices(self, asset):
-        a = _h.asset_of(asset, "get_asset_rigid_body_shape_indices")
+        a = _h.asset_of(asset)
         return [IndexRange(start=int(s), count=int(c)) for s, c in zip(a.body_shape_start, a.body_shape_count)]
 
     def get_asset_dof_count(self, asset):
-        return _h.asset_of(asset, "get_asset_dof_count").dof_count
+        return _h.asset_of(asset).dof_count
 
     def get_asset_dof_names(self, asset):
-        return list(_h.asset_of(asset, "get_asset_dof_names").dof_names)
+        return list(_h.asset_of(asset).dof_names)
 
     def get_asset_dof_name(self, asset, index):
-        a = _h.asset_of(asset, "get_asset_dof_name")
+        a = _h.asset_of(asset)
         return a.dof_names[_h.index(index, a.dof_count, "get_asset_dof_name", "dof")]
 
     def get_asset_dof_dict(self, asset):
-        return _names_dict(_h.asset_of(asset, "get_asset_dof_dict").dof_names)
+        return _names_dict(_h.asset_of(asset).dof_names)
 
     def get_asset_dof_type(self, asset, index):
-        a = _h.asset_of(asset, "get_asset_dof_type")
+        a = _h.asset_of(asset)
         return a.dof_types[_h.index(index, a.dof_count, "get_asset_dof_type", "dof")]
 
     def find_asset_dof_index(self, asset, name):
-        return _h.asset_of(asset, "find_asset_dof_index").dof_index(_h.name_of(name, "find_asset_dof_index"))
+        return _h.asset_of(asset).dof_index(_h.name_of(name))
 
     def get_asset_joint_count(self, asset):
-        return _h.asset_of(asset, "get_asset_joint_count").joint_count
+        return _h.asset_of(asset).joint_count
 
     def get_asset_joint_names(self, asset):
-        return list(_h.asset_of(asset, "get_asset_joint_names").joint_names)
+        return list(_h.asset_of(asset).joint_names)
 
     def get_asset_joint_name(self, asset, index):
-        a = _h.asset_of(asset, "get_asset_joint_name")
+        a = _h.asset_of(asset)
         return a.joint_names[_h.index(index, a.joint_count, "get_asset_joint_name", "joint")]
 
     def get_asset_joint_dict(self, asset):
-        return _names_dict(_h.asset_of(asset, "get_asset_joint_dict").joint_names)
+        return _names_dict(_h.asset_of(asset).joint_names)
 
     def get_asset_joint_type(self, asset, index):
-        a = _h.asset_of(asset, "get_asset_joint_type")
+        a = _h.asset_of(asset)
         return a.joint_types[_h.index(index, a.joint_count, "get_asset_joint_type", "joint")]
 
     def find_asset_joint_index(self, asset, name):
-        return _h.asset_of(asset, "find_asset_joint_index").joint_index(_h.name_of(name, "find_asset_joint_index"))
+        return _h.asset_of(asset).joint_index(_h.name_of(name))
 
     def get_dof_type_string(self, dof_type):
         return {_DofType.DOF_ROTATION: "Rotation", _DofType.DOF_TRANSLATION: "Translation"}.get(
@@ -278,7 +250,7 @@ class Gym:
     def find_asset_tendon_index(self, asset, name):
         """Index of a named fixed tendon of an asset, or -1."""
         t = _T.of_asset(asset, "find_asset_tendon_index")
-        name = _h.name_of(name, "find_asset_tendon_index")
+        name = _h.name_of(name)
         return t.names.index(name) if name in t.names else -1
 
     def get_asset_fixed_tendon_joint_coefficients(self, asset, index):
@@ -298,53 +270,47 @@ class Gym:
         return True
 
     def get_asset_actuator_count(self, asset):
-        return len(_h.asset_of(asset, "get_asset_actuator_count").actuators)
+        return len(_h.asset_of(asset).actuators)
 
     def get_asset_actuator_name(self, asset, index):
-        a = _h.asset_of(asset, "get_asset_actuator_name")
+        a = _h.asset_of(asset)
         return a.actuators[_h.index(index, len(a.actuators), "get_asset_actuator_name", "actuator")]["name"]
 
     def get_asset_actuator_joint_name(self, asset, index):
-        a = _h.asset_of(asset, "get_asset_actuator_joint_name")
+        a = _h.asset_of(asset)
         return a.actuators[_h.index(index, len(a.actuators), "get_asset_actuator_joint_name", "actuator")]["joint"]
 
     def get_asset_actuator_properties(self, asset):
         """MJCF actuators: gear as motor_effort, control and force ranges (Isaac Gym applies none of it itself)."""
-        return [_actuator_props(x) for x in _h.asset_of(asset, "get_asset_actuator_properties").actuators]
+        return [_actuator_props(x) for x in _h.asset_of(asset).actuators]
 
     def find_asset_actuator_index(self, asset, name):
-        names = [x["name"] for x in _h.asset_of(asset, "find_asset_actuator_index").actuators]
+        names = [x["name"] for x in _h.asset_of(asset).actuators]
         return names.index(name) if name in names else INVALID_HANDLE  # noqa: F405
 
     def get_asset_soft_body_count(self, asset):
-        _h.asset_of(asset, "get_asset_soft_body_count")
+        _h.asset_of(asset)
         return 0  # rigid assets only
-
-    def get_asset_soft_materials(self, asset):
-        _unsupported("get_asset_soft_materials", "soft bodies are not mapped to Newton")
 
     # ================================================================== envs
     def create_env(self, sim, lower, upper, num_per_row):
         """Create an env (one Newton world) on Isaac Gym's grid of env origins."""
-        return _h.sim_of(sim, "create_env").create_env(lower, upper, num_per_row)
-
-    def destroy_env(self, env):
-        _unsupported("destroy_env", "Newton worlds cannot be removed from a model")
+        return _h.sim_of(sim).create_env(lower, upper, num_per_row)
 
     def get_env(self, sim, index):
-        s = _h.sim_of(sim, "get_env")
+        s = _h.sim_of(sim)
         return s.envs[_h.index(index, len(s.envs), "get_env", "env")]
 
     def get_env_count(self, sim):
-        return len(_h.sim_of(sim, "get_env_count").envs)
+        return len(_h.sim_of(sim).envs)
 
     def get_env_origin(self, env):
-        o = _h.env_of(env, "get_env_origin").origin
+        o = _h.env_of(env).origin
         return Vec3(*o)
 
     def begin_aggregate(self, env, max_bodies, max_shapes, self_collisions):
         """Aggregates are PhysX broad-phase groups; gymlike validates and records them only."""
-        e = _h.env_of(env, "begin_aggregate")
+        e = _h.env_of(env)
         if e.aggregate is not None:
             raise _ValueError(f"begin_aggregate: env {e.index} already has an open aggregate")
         for nm, v in (("max_bodies", max_bodies), ("max_shapes", max_shapes)):
@@ -356,7 +322,7 @@ class Gym:
         return True
 
     def end_aggregate(self, env):
-        e = _h.env_of(env, "end_aggregate")
+        e = _h.env_of(env)
         if e.aggregate is None:
             raise _ValueError(f"end_aggregate: env {e.index} has no open aggregate (call begin_aggregate first)")
         agg, e.aggregate = e.aggregate, None
@@ -368,47 +334,47 @@ class Gym:
         return True
 
     def create_aggregate(self, env, actors):
-        _h.env_of(env, "create_aggregate")
+        _h.env_of(env)
         return True
 
     def get_env_rigid_body_count(self, env):
-        return _h.env_of(env, "get_env_rigid_body_count").body_count
+        return _h.env_of(env).body_count
 
     def get_env_dof_count(self, env):
-        return _h.env_of(env, "get_env_dof_count").dof_count
+        return _h.env_of(env).dof_count
 
     def get_env_joint_count(self, env):
-        return _h.env_of(env, "get_env_joint_count").joint_count
+        return _h.env_of(env).joint_count
 
     # ================================================================== actors
     def create_actor(self, env, asset, pose, name=None, group=-1, filter=-1, segmentationId=0):
         """Place an asset in an env; group/filter follow Isaac Gym's collision semantics."""
-        e = _h.env_of(env, "create_actor")
+        e = _h.env_of(env)
         return e.sim.create_actor(e, asset, pose, name, group, 0 if filter == -1 else filter, segmentationId)
 
     def get_actor_count(self, env):
-        return len(_h.env_of(env, "get_actor_count").actors)
+        return len(_h.env_of(env).actors)
 
     def get_sim_actor_count(self, sim):
-        return _h.sim_of(sim, "get_sim_actor_count").total("actor")
+        return _h.sim_of(sim).total("actor")
 
     def get_actor_name(self, env, actor):
-        return _h.actor_of(env, actor, "get_actor_name").name
+        return _h.actor_of(env, actor).name
 
     def get_actor_handle(self, env, index):
-        e = _h.env_of(env, "get_actor_handle")
+        e = _h.env_of(env)
         return _h.index(index, len(e.actors), "get_actor_handle", "actor")
 
     def find_actor_handle(self, env, name):
-        e = _h.env_of(env, "find_actor_handle")
+        e = _h.env_of(env)
         for a in e.actors:
             if a.name == name:
                 return a.handle
         return INVALID_HANDLE  # noqa: F405
 
     def get_actor_index(self, env, actor, domain):
-        a = _h.actor_of(env, actor, "get_actor_index")
-        d = _h.domain_of(domain, "get_actor_index")
+        a = _h.actor_of(env, actor)
+        d = _h.domain_of(domain)
         return a.sim_index if d == _IndexDomain.DOMAIN_SIM else a.handle
 
     def find_actor_index(self, env, name, domain):
@@ -416,134 +382,134 @@ class Gym:
         return h if h < 0 else self.get_actor_index(env, h, domain)
 
     def get_actor_asset(self, env, actor):
-        return _h.actor_of(env, actor, "get_actor_asset").asset
+        return _h.actor_of(env, actor).asset
 
     def get_actor_rigid_body_count(self, env, actor):
-        return _h.actor_of(env, actor, "get_actor_rigid_body_count").asset.body_count
+        return _h.actor_of(env, actor).asset.body_count
 
     def get_actor_rigid_body_names(self, env, actor):
-        return list(_h.actor_of(env, actor, "get_actor_rigid_body_names").asset.body_names)
+        return list(_h.actor_of(env, actor).asset.body_names)
 
     def get_actor_rigid_body_dict(self, env, actor):
-        return _names_dict(_h.actor_of(env, actor, "get_actor_rigid_body_dict").asset.body_names)
+        return _names_dict(_h.actor_of(env, actor).asset.body_names)
 
     def get_actor_rigid_body_handle(self, env, actor, index):
         """Rigid body handle = its DOMAIN_ENV index."""
-        a = _h.actor_of(env, actor, "get_actor_rigid_body_handle")
+        a = _h.actor_of(env, actor)
         return a.body0 + _h.index(index, a.asset.body_count, "get_actor_rigid_body_handle", "body")
 
     def get_actor_rigid_body_index(self, env, actor, index, domain):
-        a = _h.actor_of(env, actor, "get_actor_rigid_body_index")
+        a = _h.actor_of(env, actor)
         i = _h.index(index, a.asset.body_count, "get_actor_rigid_body_index", "body")
-        return _h.to_domain(a, i, "body", domain, "get_actor_rigid_body_index")
+        return _h.to_domain(a, i, "body", domain)
 
     def find_actor_rigid_body_handle(self, env, actor, name):
-        a = _h.actor_of(env, actor, "find_actor_rigid_body_handle")
-        i = a.asset.body_index(_h.name_of(name, "find_actor_rigid_body_handle"))
+        a = _h.actor_of(env, actor)
+        i = a.asset.body_index(_h.name_of(name))
         return INVALID_HANDLE if i < 0 else a.body0 + i  # noqa: F405
 
     def find_actor_rigid_body_index(self, env, actor, name, domain):
-        a = _h.actor_of(env, actor, "find_actor_rigid_body_index")
-        i = a.asset.body_index(_h.name_of(name, "find_actor_rigid_body_index"))
-        return INVALID_HANDLE if i < 0 else _h.to_domain(a, i, "body", domain, "find_actor_rigid_body_index")  # noqa: F405
+        a = _h.actor_of(env, actor)
+        i = a.asset.body_index(_h.name_of(name))
+        return INVALID_HANDLE if i < 0 else _h.to_domain(a, i, "body", domain)  # noqa: F405
 
     def get_actor_root_rigid_body_handle(self, env, actor):
-        return _h.actor_of(env, actor, "get_actor_root_rigid_body_handle").body0
+        return _h.actor_of(env, actor).body0
 
     def get_rigid_handle(self, env, actor_name, body_name):
         h = self.find_actor_handle(env, actor_name)
         return h if h < 0 else self.find_actor_rigid_body_handle(env, h, body_name)
 
     def get_rigid_name(self, env, handle):
-        a, i = _h.actor_at(_h.env_of(env, "get_rigid_name"), handle, "body", "get_rigid_name")
+        a, i = _h.actor_at(_h.env_of(env), handle, "body", "get_rigid_name")
         return a.asset.body_names[i]
 
     def get_actor_rigid_shape_count(self, env, actor):
-        return _h.actor_of(env, actor, "get_actor_rigid_shape_count").asset.shape_count
+        return _h.actor_of(env, actor).asset.shape_count
 
     def get_actor_rigid_body_shape_indices(self, env, actor):
-        a = _h.actor_of(env, actor, "get_actor_rigid_body_shape_indices")
+        a = _h.actor_of(env, actor)
         return [IndexRange(start=int(a.shape0 + s), count=int(c))
                 for s, c in zip(a.asset.body_shape_start, a.asset.body_shape_count)]
 
     def get_actor_joint_count(self, env, actor):
-        return _h.actor_of(env, actor, "get_actor_joint_count").asset.joint_count
+        return _h.actor_of(env, actor).asset.joint_count
 
     def get_actor_joint_names(self, env, actor):
-        return list(_h.actor_of(env, actor, "get_actor_joint_names").asset.joint_names)
+        return list(_h.actor_of(env, actor).asset.joint_names)
 
     def get_actor_joint_dict(self, env, actor):
-        return _names_dict(_h.actor_of(env, actor, "get_actor_joint_dict").asset.joint_names)
+        return _names_dict(_h.actor_of(env, actor).asset.joint_names)
 
     def get_actor_joint_handle(self, env, actor, index):
-        a = _h.actor_of(env, actor, "get_actor_joint_handle")
+        a = _h.actor_of(env, actor)
         return a.joint0 + _h.index(index, a.asset.joint_count, "get_actor_joint_handle", "joint")
 
     def get_actor_joint_index(self, env, actor, index, domain):
-        a = _h.actor_of(env, actor, "get_actor_joint_index")
+        a = _h.actor_of(env, actor)
         i = _h.index(index, a.asset.joint_count, "get_actor_joint_index", "joint")
-        return _h.to_domain(a, i, "joint", domain, "get_actor_joint_index")
+        return _h.to_domain(a, i, "joint", domain)
 
     def find_actor_joint_handle(self, env, actor, name):
-        a = _h.actor_of(env, actor, "find_actor_joint_handle")
-        i = a.asset.joint_index(_h.name_of(name, "find_actor_joint_handle"))
+        a = _h.actor_of(env, actor)
+        i = a.asset.joint_index(_h.name_of(name))
         return INVALID_HANDLE if i < 0 else a.joint0 + i  # noqa: F405
 
     def find_actor_joint_index(self, env, actor, name, domain):
-        a = _h.actor_of(env, actor, "find_actor_joint_index")
-        i = a.asset.joint_index(_h.name_of(name, "find_actor_joint_index"))
-        return INVALID_HANDLE if i < 0 else _h.to_domain(a, i, "joint", domain, "find_actor_joint_index")  # noqa: F405
+        a = _h.actor_of(env, actor)
+        i = a.asset.joint_index(_h.name_of(name))
+        return INVALID_HANDLE if i < 0 else _h.to_domain(a, i, "joint", domain)  # noqa: F405
 
     def get_joint_handle(self, env, actor_name, joint_name):
         h = self.find_actor_handle(env, actor_name)
         return h if h < 0 else self.find_actor_joint_handle(env, h, joint_name)
 
     def get_joint_name(self, env, handle):
-        a, i = _h.actor_at(_h.env_of(env, "get_joint_name"), handle, "joint", "get_joint_name")
+        a, i = _h.actor_at(_h.env_of(env), handle, "joint", "get_joint_name")
         return a.asset.joint_names[i]
 
     def get_actor_dof_count(self, env, actor):
-        return _h.actor_of(env, actor, "get_actor_dof_count").asset.dof_count
+        return _h.actor_of(env, actor).asset.dof_count
 
     def get_actor_dof_names(self, env, actor):
-        return list(_h.actor_of(env, actor, "get_actor_dof_names").asset.dof_names)
+        return list(_h.actor_of(env, actor).asset.dof_names)
 
     def get_actor_dof_dict(self, env, actor):
-        return _names_dict(_h.actor_of(env, actor, "get_actor_dof_dict").asset.dof_names)
+        return _names_dict(_h.actor_of(env, actor).asset.dof_names)
 
     def get_actor_dof_handle(self, env, actor, index):
-        a = _h.actor_of(env, actor, "get_actor_dof_handle")
+        a = _h.actor_of(env, actor)
         return a.dof0 + _h.index(index, a.asset.dof_count, "get_actor_dof_handle", "dof")
 
     def get_actor_dof_index(self, env, actor, index, domain):
-        a = _h.actor_of(env, actor, "get_actor_dof_index")
+        a = _h.actor_of(env, actor)
         i = _h.index(index, a.asset.dof_count, "get_actor_dof_index", "dof")
-        return _h.to_domain(a, i, "dof", domain, "get_actor_dof_index")
+        return _h.to_domain(a, i, "dof", domain)
 
     def find_actor_dof_handle(self, env, actor, name):
-        a = _h.actor_of(env, actor, "find_actor_dof_handle")
-        i = a.asset.dof_index(_h.name_of(name, "find_actor_dof_handle"))
+        a = _h.actor_of(env, actor)
+        i = a.asset.dof_index(_h.name_of(name))
         return INVALID_HANDLE if i < 0 else a.dof0 + i  # noqa: F405
 
     def find_actor_dof_index(self, env, actor, name, domain):
-        a = _h.actor_of(env, actor, "find_actor_dof_index")
-        i = a.asset.dof_index(_h.name_of(name, "find_actor_dof_index"))
-        return INVALID_HANDLE if i < 0 else _h.to_domain(a, i, "dof", domain, "find_actor_dof_index")  # noqa: F405
+        a = _h.actor_of(env, actor)
+        i = a.asset.dof_index(_h.name_of(name))
+        return INVALID_HANDLE if i < 0 else _h.to_domain(a, i, "dof", domain)  # noqa: F405
 
     def get_sim_rigid_body_count(self, sim):
-        return _h.sim_of(sim, "get_sim_rigid_body_count").total("body")
+        return _h.sim_of(sim).total("body")
 
     def get_sim_dof_count(self, sim):
-        return _h.sim_of(sim, "get_sim_dof_count").total("dof")
+        return _h.sim_of(sim).total("dof")
 
     def get_sim_joint_count(self, sim):
-        return _h.sim_of(sim, "get_sim_joint_count").total("joint")
+        return _h.sim_of(sim).total("joint")
 
     # ================================================================== state (handle API)
     def get_actor_rigid_body_states(self, env, actor, flags):
         """Rigid body states of an actor, env frame (structured array of RigidBodyState.dtype)."""
         from .core import state as S
-        a = _h.actor_of(env, actor, "get_actor_rigid_body_states")
+        a = _h.actor_of(env, actor)
         s = a.env.sim
         if not s.finalized:
             S._flags(flags, "get_actor_rigid_body_states")
@@ -554,7 +520,7 @@ class Gym:
     def set_actor_rigid_body_states(self, env, actor, states, flags):
         """Set an actor's body states (env frame); joints follow (root moves, DOFs from link poses)."""
         from .core import state as S
-        a = _h.actor_of(env, actor, "set_actor_rigid_body_states")
+        a = _h.actor_of(env, actor)
         S._check_array(states, RigidBodyState.dtype, a.asset.body_count, "set_actor_rigid_body_states")
         S.set_actor_body_states(a, states, S._flags(flags, "set_actor_rigid_body_states"),
                                 "set_actor_rigid_body_states")
@@ -562,7 +528,7 @@ class Gym:
 
     def get_env_rigid_body_states(self, env, flags):
         from .core import state as S
-        e = _h.env_of(env, "get_env_rigid_body_states")
+        e = _h.env_of(env)
         if not e.sim.finalized:
             return S.rest_body_states(e.actors, flags, "get_env_rigid_body_states")
         return S.get_body_states(e.sim, e.sim.env_start(e, "body"), e.body_count, e.origin, flags,
@@ -570,7 +536,7 @@ class Gym:
 
     def set_env_rigid_body_states(self, env, states, flags):
         from .core import state as S
-        e = _h.env_of(env, "set_env_rigid_body_states")
+        e = _h.env_of(env)
         S._check_array(states, RigidBodyState.dtype, e.body_count, "set_env_rigid_body_states")
         if not e.sim.finalized:
             S._flags(flags, "set_env_rigid_body_states")
@@ -581,14 +547,14 @@ class Gym:
     def get_sim_rigid_body_states(self, sim, flags):
         """All rigid body states, each in its env's frame (as the rigid body state tensor)."""
         from .core import state as S
-        s = _h.sim_of(sim, "get_sim_rigid_body_states")
+        s = _h.sim_of(sim)
         if not s.finalized:
             return S.rest_body_states(s.all_actors(), flags, "get_sim_rigid_body_states")
         return S.get_body_states(s, 0, s.total("body"), S.sim_origins(s), flags, "get_sim_rigid_body_states")
 
     def set_sim_rigid_body_states(self, sim, states, flags):
         from .core import state as S
-        s = _h.sim_of(sim, "set_sim_rigid_body_states")
+        s = _h.sim_of(sim)
         S._check_array(states, RigidBodyState.dtype, s.total("body"), "set_sim_rigid_body_states")
         if not s.finalized:
             S._flags(flags, "set_sim_rigid_body_states")
@@ -598,7 +564,7 @@ class Gym:
 
     def get_actor_dof_states(self, env, actor, flags):
         from .core import state as S
-        a = _h.actor_of(env, actor, "get_actor_dof_states")
+        a = _h.actor_of(env, actor)
         s = a.env.sim
         if not s.finalized:
             S._flags(flags, "get_actor_dof_states")
@@ -607,7 +573,7 @@ class Gym:
 
     def set_actor_dof_states(self, env, actor, states, flags):
         from .core import state as S
-        a = _h.actor_of(env, actor, "set_actor_dof_states")
+        a = _h.actor_of(env, actor)
         S._check_array(states, DofState.dtype, a.asset.dof_count, "set_actor_dof_states")
         flags = S._flags(flags, "set_actor_dof_states")
         s = a.env.sim
@@ -633,7 +599,7 @@ class Gym:
     def get_actor_joint_transforms(self, env, actor):
         """World-to-env transforms of the actor's joint frames (Transform.dtype array)."""
         from .core import state as S
-        a = _h.actor_of(env, actor, "get_actor_joint_transforms")
+        a = _h.actor_of(env, actor)
         a.env.sim.ensure_ready("get_actor_joint_transforms")
         frames, _ = S.joint_world_frames(a.env.sim, a.sim_index, a.asset)
         out = _np.zeros(len(frames), _TRANSFORM_DTYPE)
@@ -643,7 +609,7 @@ class Gym:
         return out
 
     def get_joint_transform(self, env, handle):
-        e = _h.env_of(env, "get_joint_transform")
+        e = _h.env_of(env)
         a, i = _h.actor_at(e, handle, "joint", "get_joint_transform")
         t = self.get_actor_joint_transforms(env, a.handle)[i]
         return Transform(Vec3(*t["p"].tolist()), Quat(*t["r"].tolist()))
@@ -651,7 +617,7 @@ class Gym:
     def get_actor_dof_frames(self, env, actor):
         """Origin (env frame) and world axis of each DOF (DofFrame.dtype array)."""
         from .core import state as S
-        a = _h.actor_of(env, actor, "get_actor_dof_frames")
+        a = _h.actor_of(env, actor)
         a.env.sim.ensure_ready("get_actor_dof_frames")
         frames, axes = S.joint_world_frames(a.env.sim, a.sim_index, a.asset)
         out = _np.zeros(a.asset.dof_count, _DOF_FRAME_DTYPE)
@@ -662,25 +628,25 @@ class Gym:
         return out
 
     def get_dof_frame(self, env, handle):
-        e = _h.env_of(env, "get_dof_frame")
+        e = _h.env_of(env)
         a, i = _h.actor_at(e, handle, "dof", "get_dof_frame")
         f = self.get_actor_dof_frames(env, a.handle)[i]
         return DofFrame(Vec3(*f["origin"].tolist()), Vec3(*f["axis"].tolist()))
 
     def get_rigid_transform(self, env, handle):
-        e = _h.env_of(env, "get_rigid_transform")
+        e = _h.env_of(env)
         a, i = _h.actor_at(e, handle, "body", "get_rigid_transform")
         st = self.get_actor_rigid_body_states(env, a.handle, STATE_POS)[i]  # noqa: F405
         return Transform(Vec3(*st["pose"]["p"].tolist()), Quat(*st["pose"]["r"].tolist()))
 
     def get_rigid_linear_velocity(self, env, handle):
-        e = _h.env_of(env, "get_rigid_linear_velocity")
+        e = _h.env_of(env)
         a, i = _h.actor_at(e, handle, "body", "get_rigid_linear_velocity")
         st = self.get_actor_rigid_body_states(env, a.handle, STATE_VEL)[i]  # noqa: F405
         return Vec3(*st["vel"]["linear"].tolist())
 
     def get_rigid_angular_velocity(self, env, handle):
-        e = _h.env_of(env, "get_rigid_angular_velocity")
+        e = _h.env_of(env)
         a, i = _h.actor_at(e, handle, "body", "get_rigid_angular_velocity")
         st = self.get_actor_rigid_body_states(env, a.handle, STATE_VEL)[i]  # noqa: F405
         return Vec3(*st["vel"]["angular"].tolist())
@@ -730,19 +696,19 @@ class Gym:
     def acquire_actor_root_state_tensor(self, sim):
         """(num_actors, 13) root states: position, quaternion xyzw, linear and angular velocity."""
         from .core import tensors as T
-        t = T.api(_h.sim_of(sim, "acquire_actor_root_state_tensor"), "acquire_actor_root_state_tensor")
+        t = T.api(_h.sim_of(sim), "acquire_actor_root_state_tensor")
         return t.buffer("root", (t.n_act, 13), t.refresh_roots)
 
     def acquire_rigid_body_state_tensor(self, sim):
         """(num_bodies, 13) rigid body states, positions in each env's frame."""
         from .core import tensors as T
-        t = T.api(_h.sim_of(sim, "acquire_rigid_body_state_tensor"), "acquire_rigid_body_state_tensor")
+        t = T.api(_h.sim_of(sim), "acquire_rigid_body_state_tensor")
         return t.buffer("body", (t.n_body, 13), t.refresh_bodies)
 
     def acquire_dof_state_tensor(self, sim):
         """(num_dofs, 2) DOF positions and velocities."""
         from .core import tensors as T
-        t = T.api(_h.sim_of(sim, "acquire_dof_state_tensor"), "acquire_dof_state_tensor")
+        t = T.api(_h.sim_of(sim), "acquire_dof_state_tensor")
         return t.buffer("dof", (t.n_dof, 2), t.refresh_dofs)
 
     def refresh_actor_root_state_tensor(self, sim):
@@ -757,24 +723,24 @@ class Gym:
     def set_actor_root_state_tensor(self, sim, root_states):
         """Write every actor's root state (floating: pose and velocity; fixed base: pose)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "set_actor_root_state_tensor"), "set_actor_root_state_tensor").set_roots(
+        return T.api(_h.sim_of(sim), "set_actor_root_state_tensor").set_roots(
             root_states, T.ALL, None, "set_actor_root_state_tensor")
 
     def set_actor_root_state_tensor_indexed(self, sim, root_states, actor_indices, num_indices):
         """Write the root states of the listed actors only (int32 DOMAIN_SIM actor indices)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "set_actor_root_state_tensor_indexed"), "set_actor_root_state_tensor_indexed").set_roots(
+        return T.api(_h.sim_of(sim), "set_actor_root_state_tensor_indexed").set_roots(
             root_states, actor_indices, num_indices, "set_actor_root_state_tensor_indexed")
 
     def set_dof_state_tensor(self, sim, dof_states):
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "set_dof_state_tensor"), "set_dof_state_tensor").set_dof_states(
+        return T.api(_h.sim_of(sim), "set_dof_state_tensor").set_dof_states(
             dof_states, T.ALL, None, "set_dof_state_tensor")
 
     def set_dof_state_tensor_indexed(self, sim, dof_states, actor_indices, num_indices):
         """Write the DOF states of the listed actors (actors without DOFs are skipped)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "set_dof_state_tensor_indexed"), "set_dof_state_tensor_indexed").set_dof_states(
+        return T.api(_h.sim_of(sim), "set_dof_state_tensor_indexed").set_dof_states(
             dof_states, actor_indices, num_indices, "set_dof_state_tensor_indexed")
 
     def set_dof_position_target_tensor(self, sim, targets):
@@ -799,19 +765,19 @@ class Gym:
     def set_rigid_body_state_tensor(self, sim, states):
         """Write every body's state; joints follow (both engines; Isaac Gym allowed it on Flex only)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "set_rigid_body_state_tensor"), "set_rigid_body_state_tensor").set_bodies(
+        return T.api(_h.sim_of(sim), "set_rigid_body_state_tensor").set_bodies(
             states, "set_rigid_body_state_tensor")
 
     def apply_rigid_body_force_tensors(self, sim, forceTensor=None, torqueTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Add (num_bodies, 3) forces and/or torques at the COMs for the next simulate."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "apply_rigid_body_force_tensors"), "apply_rigid_body_force_tensors").apply_forces(
+        return T.api(_h.sim_of(sim), "apply_rigid_body_force_tensors").apply_forces(
             forceTensor, torqueTensor, None, space, "apply_rigid_body_force_tensors")
 
     def apply_rigid_body_force_at_pos_tensors(self, sim, forceTensor, posTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Add forces applied at positions (at the COMs when posTensor is None) for the next simulate."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "apply_rigid_body_force_at_pos_tensors"), "apply_rigid_body_force_at_pos_tensors").apply_forces(
+        return T.api(_h.sim_of(sim), "apply_rigid_body_force_at_pos_tensors").apply_forces(
             forceTensor, None, posTensor, space, "apply_rigid_body_force_at_pos_tensors")
 
     # ---------------------------------------------------------------- forces, sensors, dynamics
@@ -819,7 +785,7 @@ class Gym:
     def acquire_dof_force_tensor(self, sim):
         """(num_dofs,) force/torque each DOF's joint transmits (last substep of the last simulate)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "acquire_dof_force_tensor"), "acquire_dof_force_tensor").acquire_dof_forces()
+        return T.api(_h.sim_of(sim), "acquire_dof_force_tensor").acquire_dof_forces()
 
     def refresh_dof_force_tensor(self, sim):
         return _refresh(sim, "dof_force", "refresh_dof_force_tensor")
@@ -827,7 +793,7 @@ class Gym:
     def acquire_net_contact_force_tensor(self, sim):
         """(num_bodies, 3) net contact force on each body, world frame (last substep of the last simulate)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "acquire_net_contact_force_tensor"),
+        return T.api(_h.sim_of(sim),
                      "acquire_net_contact_force_tensor").acquire_net_contact_forces()
 
     def refresh_net_contact_force_tensor(self, sim):
@@ -836,7 +802,7 @@ class Gym:
     def acquire_force_sensor_tensor(self, sim):
         """(num_force_sensors, 6) force and torque of every force sensor (sensor frame unless use_world_frame)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "acquire_force_sensor_tensor"), "acquire_force_sensor_tensor").acquire_force_sensors()
+        return T.api(_h.sim_of(sim), "acquire_force_sensor_tensor").acquire_force_sensors()
 
     def refresh_force_sensor_tensor(self, sim):
         return _refresh(sim, "force_sensor", "refresh_force_sensor_tensor")
@@ -844,7 +810,7 @@ class Gym:
     def acquire_jacobian_tensor(self, sim, actor_name):
         """(num_envs, links, 6, dofs+6) floating base / (num_envs, links-1, 6, dofs) fixed base, COM linear rows."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "acquire_jacobian_tensor"), "acquire_jacobian_tensor").acquire_jacobian(
+        return T.api(_h.sim_of(sim), "acquire_jacobian_tensor").acquire_jacobian(
             actor_name, "acquire_jacobian_tensor")
 
     def refresh_jacobian_tensors(self, sim):
@@ -853,7 +819,7 @@ class Gym:
     def acquire_mass_matrix_tensor(self, sim, actor_name):
         """(num_envs, dofs(+6), dofs(+6)) joint-space mass matrix (with armature) of the named actor."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim, "acquire_mass_matrix_tensor"), "acquire_mass_matrix_tensor").acquire_mass_matrix(
+        return T.api(_h.sim_of(sim), "acquire_mass_matrix_tensor").acquire_mass_matrix(
             actor_name, "acquire_mass_matrix_tensor")
 
     def refresh_mass_matrix_tensors(self, sim):
@@ -861,87 +827,84 @@ class Gym:
 
     def enable_actor_dof_force_sensors(self, env, actor):
         """Accepted for compatibility: gymlike reports DOF forces of every actor (no per-actor switch)."""
-        _h.actor_of(env, actor, "enable_actor_dof_force_sensors")
+        _h.actor_of(env, actor)
         return True
 
     def get_actor_dof_forces(self, env, actor):
         """The actor's DOF forces (same values as the DOF force tensor)."""
         from .core import dynamics as D
-        return D.actor_dof_forces_host(_h.actor_of(env, actor, "get_actor_dof_forces"), "get_actor_dof_forces")
+        return D.actor_dof_forces_host(_h.actor_of(env, actor), "get_actor_dof_forces")
 
     def create_asset_force_sensor(self, asset, body_idx, local_pose=None, props=None):
         """Define a force sensor on an asset body (actors created afterwards carry it); returns its asset index."""
         from .core import contacts as C
-        return C.create_asset_force_sensor(_h.asset_of(asset, "create_asset_force_sensor"), body_idx, local_pose, props)
+        return C.create_asset_force_sensor(_h.asset_of(asset), body_idx, local_pose, props)
 
     def get_actor_force_sensor_count(self, env, actor):
         from .core import contacts as C
-        return len(C.actor_sensors(_h.actor_of(env, actor, "get_actor_force_sensor_count")))
+        return len(C.actor_sensors(_h.actor_of(env, actor)))
 
     def get_actor_force_sensor(self, env, actor, index):
         """A ForceSensor (get_forces(), get_global_index()) of the actor."""
         from .core import contacts as C
-        return C.actor_force_sensor(_h.actor_of(env, actor, "get_actor_force_sensor"), index, "get_actor_force_sensor")
+        return C.actor_force_sensor(_h.actor_of(env, actor), index, "get_actor_force_sensor")
 
     def get_sim_force_sensor_count(self, sim):
         from .core import contacts as C
-        return C.sim_force_sensor_count(_h.sim_of(sim, "get_sim_force_sensor_count"))
-
-    def get_sensor(self, env, index):
-        _unsupported("get_sensor", "Isaac Gym documents it as N/A; use get_actor_force_sensor")
+        return C.sim_force_sensor_count(_h.sim_of(sim))
 
     def get_env_rigid_contact_forces(self, env):
         """Net contact force on each body of the env (Vec3 array, world frame)."""
         from .core import contacts as C
-        return C.env_contact_forces(_h.env_of(env, "get_env_rigid_contact_forces"), "get_env_rigid_contact_forces")
+        return C.env_contact_forces(_h.env_of(env), "get_env_rigid_contact_forces")
 
     def get_rigid_contact_forces(self, sim):
         """Net contact force on each body of the sim (Vec3 array, world frame)."""
         from .core import contacts as C
-        return C.sim_contact_forces(_h.sim_of(sim, "get_rigid_contact_forces"), "get_rigid_contact_forces")
+        return C.sim_contact_forces(_h.sim_of(sim), "get_rigid_contact_forces")
 
     def get_vec_env_rigid_contact_forces(self, envs):
         """Net contact forces of the listed envs' bodies, concatenated (Vec3 array)."""
         from .core import contacts as C
-        envs = [_h.env_of(e, "get_vec_env_rigid_contact_forces") for e in envs]
+        envs = [_h.env_of(e) for e in envs]
         return C.vec_env_contact_forces(envs, "get_vec_env_rigid_contact_forces")
 
     def get_env_rigid_contacts(self, env):
         """RigidContact records of the env's contacts in the last simulate."""
         from .core import contacts as C
-        env = _h.env_of(env, "get_env_rigid_contacts")
+        env = _h.env_of(env)
         return C.rigid_contacts(env.sim, env, "get_env_rigid_contacts")
 
     def get_rigid_contacts(self, sim):
         """RigidContact records of every contact in the last simulate."""
         from .core import contacts as C
-        return C.rigid_contacts(_h.sim_of(sim, "get_rigid_contacts"), None, "get_rigid_contacts")
+        return C.rigid_contacts(_h.sim_of(sim), None, "get_rigid_contacts")
 
     # ================================================================== properties (handle API)
     def get_asset_dof_properties(self, asset):
         """DOF properties of an asset (file values and AssetOptions), a structured array."""
-        return _h.asset_of(asset, "get_asset_dof_properties").dof_props.copy()
+        return _h.asset_of(asset).dof_props.copy()
 
     def get_actor_dof_properties(self, env, actorHandle):
         """DOF properties the sim uses for an actor (hasLimits, lower, upper, driveMode, ...)."""
-        return _h.actor_of(env, actorHandle, "get_actor_dof_properties").dof_props.copy()
+        return _h.actor_of(env, actorHandle).dof_props.copy()
 
     def set_actor_dof_properties(self, env, actorHandle, props):
         """Set an actor's DOF properties (before or after prepare_sim; the solver is told)."""
         from .core import props as P
-        a = _h.actor_of(env, actorHandle, "set_actor_dof_properties")
+        a = _h.actor_of(env, actorHandle)
         P.set_actor_dof_props(a, P.check_dof_props(props, a.asset.dof_count, "set_actor_dof_properties"))
         return True
 
     def get_actor_rigid_body_properties(self, env, actorHandle):
         """Mass, COM, inertia (about the COM, body frame), their inverses and flags per body."""
         from .core import props as P
-        return P.body_props_list(_h.actor_of(env, actorHandle, "get_actor_rigid_body_properties"))
+        return P.body_props_list(_h.actor_of(env, actorHandle))
 
     def set_actor_rigid_body_properties(self, env, actorHandle, props, recomputeInertia=False):
         """Set mass/COM/inertia/flags per body; recomputeInertia scales inertia with a mass change."""
         from .core import props as P
-        a = _h.actor_of(env, actorHandle, "set_actor_rigid_body_properties")
+        a = _h.actor_of(env, actorHandle)
         P.set_actor_body_props(a, *P.check_body_props(a, props, bool(recomputeInertia),
                                                       "set_actor_rigid_body_properties"))
         return True
@@ -949,12 +912,12 @@ class Gym:
     def get_actor_rigid_shape_properties(self, env, actorHandle):
         """Friction, restitution, offsets, filter ... of the actor's collision shapes."""
         from .core import props as P
-        return P.shape_props_list(_h.actor_of(env, actorHandle, "get_actor_rigid_shape_properties").shape_props)
+        return P.shape_props_list(_h.actor_of(env, actorHandle).shape_props)
 
     def set_actor_rigid_shape_properties(self, env, actorHandle, props):
         """Set the actor's shape properties (filters only before prepare_sim)."""
         from .core import props as P
-        a = _h.actor_of(env, actorHandle, "set_actor_rigid_shape_properties")
+        a = _h.actor_of(env, actorHandle)
         P.set_actor_shape_props(a, P.check_shape_props(props, a.asset.shape_count, "set_actor_rigid_shape_properties"),
                                 "set_actor_rigid_shape_properties")
         return True
@@ -962,28 +925,28 @@ class Gym:
     def get_asset_rigid_shape_properties(self, asset):
         """Shape properties of an asset (templates for actors created from it)."""
         from .core import props as P
-        return P.shape_props_list(_h.asset_of(asset, "get_asset_rigid_shape_properties").shape_props)
+        return P.shape_props_list(_h.asset_of(asset).shape_props)
 
     def set_asset_rigid_shape_properties(self, asset, props):
         """Shape properties of an asset: used by actors created from it afterwards."""
         from .core import props as P
-        a = _h.asset_of(asset, "set_asset_rigid_shape_properties")
+        a = _h.asset_of(asset)
         a.shape_props[:] = P.check_shape_props(props, a.shape_count, "set_asset_rigid_shape_properties")
         return True
 
     def set_actor_scale(self, env, actorHandle, scale):
         """Scale an actor (geometry, mass s^3, inertia s^5, joint positions); before prepare_sim."""
         from .core import props as P
-        P.set_actor_scale(_h.actor_of(env, actorHandle, "set_actor_scale"), scale, "set_actor_scale")
+        P.set_actor_scale(_h.actor_of(env, actorHandle), scale, "set_actor_scale")
         return True
 
     def get_actor_scale(self, env, actorHandle):
         """The scale set with set_actor_scale (1.0 by default)."""
-        return _h.actor_of(env, actorHandle, "get_actor_scale").scale
+        return _h.actor_of(env, actorHandle).scale
 
     def set_rigid_body_color(self, env, actorHandle, rigidIndex, meshType, color):
         """Store a body's color for rendering (MESH_VISUAL, MESH_COLLISION or both)."""
-        a = _h.actor_of(env, actorHandle, "set_rigid_body_color")
+        a = _h.actor_of(env, actorHandle)
         i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_color", "rigid body")
         kinds = _mesh_kinds(meshType, "set_rigid_body_color")
         color = _coerce(Vec3, color, "set_rigid_body_color: color")
@@ -998,13 +961,13 @@ class Gym:
     def get_rigid_body_color(self, env, actorHandle, rigidIndex, meshType):
         """A body's color: the one set, else the asset's."""
         from .core import props as P
-        a = _h.actor_of(env, actorHandle, "get_rigid_body_color")
+        a = _h.actor_of(env, actorHandle)
         i = _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_color", "rigid body")
         return Vec3(*P.body_color(a, i, _mesh_kinds(meshType, "get_rigid_body_color")[0]))
 
     def reset_actor_materials(self, env, actorHandle, meshType):
         """Forget the colors set on the actor's bodies for that mesh type (back to the asset's)."""
-        a = _h.actor_of(env, actorHandle, "reset_actor_materials")
+        a = _h.actor_of(env, actorHandle)
         kinds = _mesh_kinds(meshType, "reset_actor_materials")
         C = _cameras()
         for key in [k for k in a.body_colors if k[1] in kinds]:
@@ -1016,7 +979,7 @@ class Gym:
 
     def set_rigid_body_segmentation_id(self, env, actorHandle, rigidIndex, segmentationId):
         """Store a body's segmentation id (camera segmentation images)."""
-        a = _h.actor_of(env, actorHandle, "set_rigid_body_segmentation_id")
+        a = _h.actor_of(env, actorHandle)
         i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_segmentation_id", "rigid body")
         if isinstance(segmentationId, bool) or not isinstance(segmentationId, (int, _np.integer)) or segmentationId < 0:
             raise _ValueError(f"set_rigid_body_segmentation_id: segmentationId must be an int >= 0, got {segmentationId!r}")
@@ -1026,7 +989,7 @@ class Gym:
     def get_rigid_body_segmentation_id(self, env, actorHandle, rigidIndex):
         """A body's segmentation id: the one set, else the actor's segmentationId."""
         from .core import props as P
-        a = _h.actor_of(env, actorHandle, "get_rigid_body_segmentation_id")
+        a = _h.actor_of(env, actorHandle)
         return P.body_segmentation_id(a, _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_segmentation_id", "rigid body"))
 
     # ================================================================== cameras, textures, light
@@ -1077,7 +1040,7 @@ class Gym:
 
     def render_all_camera_sensors(self, sim):
         """Render every camera of the sim at the current state (builds the sim if needed)."""
-        _cameras().system(_h.sim_of(sim, "render_all_camera_sensors")).render()
+        _cameras().system(_h.sim_of(sim)).render()
 
     def get_camera_image(self, sim, env, camera_handle, image_type):
         """A copy of the camera's last image: COLOR (H, W*4) uint8, DEPTH (H, W) float32,
@@ -1092,11 +1055,11 @@ class Gym:
 
     def start_access_image_tensors(self, sim):
         """Image tensors are plain device buffers here: nothing to map (kept for Isaac Gym code)."""
-        _h.sim_of(sim, "start_access_image_tensors")
+        _h.sim_of(sim)
 
     def end_access_image_tensors(self, sim):
         """See start_access_image_tensors."""
-        _h.sim_of(sim, "end_access_image_tensors")
+        _h.sim_of(sim)
 
     def write_camera_image_to_file(self, sim, env, camera_handle, image_type, filename):
         """Write the camera's last image to a PNG file (depth as 8-bit grey, segmentation 16-bit)."""
@@ -1105,19 +1068,19 @@ class Gym:
 
     def create_texture_from_file(self, sim, filename):
         """Load an image file (any format Pillow reads) as a texture; returns its handle."""
-        return _cameras().load_texture_file(_h.sim_of(sim, "create_texture_from_file"), filename)
+        return _cameras().load_texture_file(_h.sim_of(sim), filename)
 
     def create_texture_from_buffer(self, sim, width, height, data):
         """A texture from a uint8 RGBA buffer of height rows x width*4 bytes; returns its handle."""
-        return _cameras().texture_from_buffer(_h.sim_of(sim, "create_texture_from_buffer"), width, height, data)
+        return _cameras().texture_from_buffer(_h.sim_of(sim), width, height, data)
 
     def free_texture(self, sim, texture_handle):
         """Release a texture (bodies that showed it go back to their color)."""
-        _cameras().system(_h.sim_of(sim, "free_texture")).free_texture(texture_handle)
+        _cameras().system(_h.sim_of(sim)).free_texture(texture_handle)
 
     def set_rigid_body_texture(self, env, actorHandle, rigidIndex, meshType, texture_handle):
         """Show a texture on a body's shapes (camera images; projected onto primitives)."""
-        a = _h.actor_of(env, actorHandle, "set_rigid_body_texture")
+        a = _h.actor_of(env, actorHandle)
         i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_texture", "rigid body")
         kinds = _mesh_kinds(meshType, "set_rigid_body_texture")
         cams = _cameras().system(a.env.sim)
@@ -1125,85 +1088,85 @@ class Gym:
 
     def get_rigid_body_texture(self, env, actorHandle, rigidIndex, meshType):
         """The texture handle set on a body, INVALID_HANDLE if none."""
-        a = _h.actor_of(env, actorHandle, "get_rigid_body_texture")
+        a = _h.actor_of(env, actorHandle)
         i = _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_texture", "rigid body")
         return _cameras().system(a.env.sim).body_texture(a, i, _mesh_kinds(meshType, "get_rigid_body_texture")[0])
 
     def set_light_parameters(self, sim, light_index, intensity, ambient, direction):
         """Light 0 of the camera renderer: RGB intensity, ambient RGB, direction it shines along."""
-        _cameras().system(_h.sim_of(sim, "set_light_parameters")).set_light(light_index, intensity, ambient,
+        _cameras().system(_h.sim_of(sim)).set_light(light_index, intensity, ambient,
                                                                               direction)
 
     # ================================================================== controls (handle API)
     def set_actor_dof_position_targets(self, env, actorHandle, targets):
         """Position targets of the actor's DOFs (persist; act in DOF_MODE_POS)."""
         from .core import control as C
-        a = _h.actor_of(env, actorHandle, "set_actor_dof_position_targets")
+        a = _h.actor_of(env, actorHandle)
         C.set_targets(a, C.dof_values(targets, a.asset.dof_count, "set_actor_dof_position_targets", "targets"), "pos", None)
         return True
 
     def get_actor_dof_position_targets(self, env, actorHandle):
         """The actor's DOF position targets (float32, what the drives use)."""
         from .core import control as C
-        return C.get_targets(_h.actor_of(env, actorHandle, "get_actor_dof_position_targets"), "pos")
+        return C.get_targets(_h.actor_of(env, actorHandle), "pos")
 
     def set_actor_dof_velocity_targets(self, env, actorHandle, targets):
         """Velocity targets of the actor's DOFs (persist; act in DOF_MODE_VEL and DOF_MODE_POS)."""
         from .core import control as C
-        a = _h.actor_of(env, actorHandle, "set_actor_dof_velocity_targets")
+        a = _h.actor_of(env, actorHandle)
         C.set_targets(a, C.dof_values(targets, a.asset.dof_count, "set_actor_dof_velocity_targets", "targets"), "vel", None)
         return True
 
     def get_actor_dof_velocity_targets(self, env, actorHandle):
         """The actor's DOF velocity targets (float32, what the drives use)."""
         from .core import control as C
-        return C.get_targets(_h.actor_of(env, actorHandle, "get_actor_dof_velocity_targets"), "vel")
+        return C.get_targets(_h.actor_of(env, actorHandle), "vel")
 
     def apply_actor_dof_efforts(self, env, actorHandle, efforts):
         """Efforts on the actor's DOF_MODE_EFFORT DOFs during the next simulate (they add up)."""
         from .core import control as C
-        a = _h.actor_of(env, actorHandle, "apply_actor_dof_efforts")
+        a = _h.actor_of(env, actorHandle)
         C.apply_efforts(a, C.dof_values(efforts, a.asset.dof_count, "apply_actor_dof_efforts", "efforts"))
         return True
 
     def set_dof_target_position(self, env, dofHandle, target):
         """Position target of one DOF (persists)."""
         from .core import control as C
-        a, i = _h.actor_at(_h.env_of(env, "set_dof_target_position"), dofHandle, "dof", "set_dof_target_position")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "set_dof_target_position")
         C.set_target(a, i, C.scalar(target, "set_dof_target_position", "target"), "pos")
 
     def set_dof_target_velocity(self, env, dofHandle, target):
         """Velocity target of one DOF (persists)."""
         from .core import control as C
-        a, i = _h.actor_at(_h.env_of(env, "set_dof_target_velocity"), dofHandle, "dof", "set_dof_target_velocity")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "set_dof_target_velocity")
         C.set_target(a, i, C.scalar(target, "set_dof_target_velocity", "target"), "vel")
 
     def get_dof_target_position(self, env, dofHandle):
         """Position target of one DOF."""
         from .core import control as C
-        a, i = _h.actor_at(_h.env_of(env, "get_dof_target_position"), dofHandle, "dof", "get_dof_target_position")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_target_position")
         return float(C.get_targets(a, "pos")[i])
 
     def get_dof_target_velocity(self, env, dofHandle):
         """Velocity target of one DOF."""
         from .core import control as C
-        a, i = _h.actor_at(_h.env_of(env, "get_dof_target_velocity"), dofHandle, "dof", "get_dof_target_velocity")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_target_velocity")
         return float(C.get_targets(a, "vel")[i])
 
     def apply_dof_effort(self, env, dofHandle, effort):
         """Effort on one DOF during the next simulate (adds to other efforts applied before it)."""
         from .core import control as C
-        a, i = _h.actor_at(_h.env_of(env, "apply_dof_effort"), dofHandle, "dof", "apply_dof_effort")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "apply_dof_effort")
         C.apply_efforts(a, C.scalar(effort, "apply_dof_effort", "effort"), local=i)
 
     def get_dof_position(self, env, dofHandle):
         """Position of one DOF (DOF handle = DOMAIN_ENV index)."""
-        a, i = _h.actor_at(_h.env_of(env, "get_dof_position"), dofHandle, "dof", "get_dof_position")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_position")
         return float(self.get_actor_dof_states(env, a.handle, STATE_POS)["pos"][i])  # noqa: F405
 
     def get_dof_velocity(self, env, dofHandle):
         """Velocity of one DOF."""
-        a, i = _h.actor_at(_h.env_of(env, "get_dof_velocity"), dofHandle, "dof", "get_dof_velocity")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_velocity")
         return float(self.get_actor_dof_states(env, a.handle, STATE_VEL)["vel"][i])  # noqa: F405
 
     def _joint_dof(self, env, jointHandle, what):
@@ -1269,19 +1232,19 @@ class Gym:
 
     # ================================================================== MJCF actuators (core/asset.py)
     def find_actor_actuator_index(self, env, actor, name):
-        return self.find_asset_actuator_index(_h.actor_of(env, actor, "find_actor_actuator_index").asset, name)
+        return self.find_asset_actuator_index(_h.actor_of(env, actor).asset, name)
 
     def get_actor_actuator_count(self, env, actor):
-        return len(_h.actor_of(env, actor, "get_actor_actuator_count").asset.actuators)
+        return len(_h.actor_of(env, actor).asset.actuators)
 
     def get_actor_actuator_joint_name(self, env, actor, index):
-        return self.get_asset_actuator_joint_name(_h.actor_of(env, actor, "get_actor_actuator_joint_name").asset, index)
+        return self.get_asset_actuator_joint_name(_h.actor_of(env, actor).asset, index)
 
     def get_actor_actuator_name(self, env, actor, index):
-        return self.get_asset_actuator_name(_h.actor_of(env, actor, "get_actor_actuator_name").asset, index)
+        return self.get_asset_actuator_name(_h.actor_of(env, actor).asset, index)
 
     def get_actor_actuator_properties(self, env, actor):
-        return self.get_asset_actuator_properties(_h.actor_of(env, actor, "get_actor_actuator_properties").asset)
+        return self.get_asset_actuator_properties(_h.actor_of(env, actor).asset)
 
     # ================================================================== viewer (gymlike/render/viewer.py)
     def add_lines(self, viewer, env, num_lines, vertices, colors):
@@ -1293,7 +1256,7 @@ class Gym:
 
     def create_viewer(self, sim, props):
         """A Newton ViewerGL window where a display exists, else a headless viewer that accepts every call."""
-        return _viewer().create_viewer(_h.sim_of(sim, "create_viewer"), props)
+        return _viewer().create_viewer(_h.sim_of(sim), props)
 
     def destroy_viewer(self, viewer):
         _viewer().destroy_viewer(viewer)
@@ -1344,7 +1307,7 @@ class Gym:
 
     def sync_frame_time(self, sim):
         """Keep a windowed sim at real time (sleeps); no-op headless."""
-        _viewer().sync_frame_time(_h.sim_of(sim, "sync_frame_time"))
+        _viewer().sync_frame_time(_h.sim_of(sim))
 
     def write_viewer_image_to_file(self, viewer, filename):
         """PNG of the sim seen from the viewer camera (ray traced: every env, no debug lines)."""
@@ -1377,23 +1340,23 @@ class Gym:
 
     def export_usd_sim(self, exporter, sim, name, dirName=None):
         """Write the sim at its current state to `<root>[/dirName]/name.usda`; returns {body prim: Transform}."""
-        return _usd().export_sim(exporter, _h.sim_of(sim, "export_usd_sim"), name, dirName)
+        return _usd().export_sim(exporter, _h.sim_of(sim), name, dirName)
 
     # ================================================================== static terrain geometry (core/terrain.py)
     def add_heightfield(self, sim, heightSamples, params):
         """Static heightfield shared by all envs (int16 samples, rows along x, sample [0, 0] at params.transform)."""
         from .core import terrain
-        terrain.add_heightfield(_h.sim_of(sim, "add_heightfield"), heightSamples, params)
+        terrain.add_heightfield(_h.sim_of(sim), heightSamples, params)
 
     def add_triangle_mesh(self, sim, vertices, triangles, params):
         """Static triangle mesh shared by all envs (collides triangle-exact, not as a convex hull)."""
         from .core import terrain
-        terrain.add_triangle_mesh(_h.sim_of(sim, "add_triangle_mesh"), vertices, triangles, params)
+        terrain.add_triangle_mesh(_h.sim_of(sim), vertices, triangles, params)
 
     # ================================================================== attractors and performance timers (core/attractors.py)
     def create_performance_timers(self, sim):
         """Timers measure wall time from their creation; physics_sim is the time spent in simulate."""
-        s = _h.sim_of(sim, "create_performance_timers")
+        s = _h.sim_of(sim)
         s.timers = getattr(s, "timers", {})
         handle = max(s.timers, default=-1) + 1     # never a live handle, even after a destroy
         s.timers[handle] = (_time.perf_counter(), s.physics_seconds)
@@ -1402,21 +1365,21 @@ class Gym:
     def create_rigid_body_attractor(self, env, props):
         """A spring-damper pulling a body point to a target pose (env frame) on the chosen axes."""
         from .core import attractors as A
-        e = _h.env_of(env, "create_rigid_body_attractor")
+        e = _h.env_of(env)
         return A.of(e.sim).create(e, props)
 
     def destroy_performance_timers(self, sim, timers):
-        s = _h.sim_of(sim, "destroy_performance_timers")
+        s = _h.sim_of(sim)
         if getattr(s, "timers", {}).pop(timers, None) is None:
             raise _IndexError(f"destroy_performance_timers: unknown timers handle {timers!r}")
 
     def get_attractor_properties(self, env, attractor):
         from .core import attractors as A
-        e = _h.env_of(env, "get_attractor_properties")
+        e = _h.env_of(env)
         return A.of(e.sim).item(e, attractor, "get_attractor_properties")[2].copy()
 
     def get_performance_timers(self, sim, timers):
-        s = _h.sim_of(sim, "get_performance_timers")
+        s = _h.sim_of(sim)
         if timers not in getattr(s, "timers", {}):
             raise _IndexError(f"get_performance_timers: unknown timers handle {timers!r}")
         t0, p0 = s.timers[timers]
@@ -1425,115 +1388,65 @@ class Gym:
 
     def set_attractor_properties(self, env, attractor, props):
         from .core import attractors as A
-        e = _h.env_of(env, "set_attractor_properties")
+        e = _h.env_of(env)
         A.of(e.sim).set_properties(e, attractor, props)
 
     def set_attractor_target(self, env, attractor, target):
         from .core import attractors as A
-        e = _h.env_of(env, "set_attractor_target")
+        e = _h.env_of(env)
         A.of(e.sim).set_target(e, attractor, target)
-
-    # ================================================================== not implemented (the compatibility table lists the reasons)
-    def acquire_particle_state_tensor(self, arg0):
-        _unsupported("acquire_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def acquire_pneumatic_pressure_tensor(self, arg0):
-        _unsupported("acquire_pneumatic_pressure_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def acquire_pneumatic_target_tensor(self, arg0):
-        _unsupported("acquire_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-
-
-
-
-
-
-
-
-
 
     def find_actor_fixed_tendon_joint_index(self, env, actor, tendon, name):
         """Index of a named joint in an actor's fixed tendon, or -1."""
-        t = _T.of_asset(_h.actor_of(env, actor, "find_actor_fixed_tendon_joint_index").asset,
+        t = _T.of_asset(_h.actor_of(env, actor).asset,
                         "find_actor_fixed_tendon_joint_index")
         names = t.joint_names[_h.index(tendon, len(t.names), "find_actor_fixed_tendon_joint_index", "tendon")]
-        name = _h.name_of(name, "find_actor_fixed_tendon_joint_index")
+        name = _h.name_of(name)
         return names.index(name) if name in names else -1
 
     def find_actor_tendon_index(self, env, actor, name):
         """Index of a named fixed tendon of an actor, or -1."""
-        return self.find_asset_tendon_index(_h.actor_of(env, actor, "find_actor_tendon_index").asset, name)
+        return self.find_asset_tendon_index(_h.actor_of(env, actor).asset, name)
 
     def get_actor_fixed_tendon_joint_coefficients(self, env, actor, tendon):
         """Joint coefficients of an actor's fixed tendon."""
         return self.get_asset_fixed_tendon_joint_coefficients(
-            _h.actor_of(env, actor, "get_actor_fixed_tendon_joint_coefficients").asset, tendon)
+            _h.actor_of(env, actor).asset, tendon)
 
     def get_actor_fixed_tendon_joint_name(self, env, actor, tendon, joint):
         """Name of a joint of an actor's fixed tendon."""
         return self.get_asset_fixed_tendon_joint_name(
-            _h.actor_of(env, actor, "get_actor_fixed_tendon_joint_name").asset, tendon, joint)
+            _h.actor_of(env, actor).asset, tendon, joint)
 
     def get_actor_soft_body_count(self, env, actor):
-        _h.actor_of(env, actor, "get_actor_soft_body_count")
+        _h.actor_of(env, actor)
         return 0  # gymlike actors are rigid (soft bodies are not mapped to Newton)
-
-    def get_actor_soft_materials(self, arg0, arg1):
-        _unsupported("get_actor_soft_materials", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def get_actor_tendon_count(self, env, actor):
         """Number of fixed tendons of an actor."""
-        return self.get_asset_tendon_count(_h.actor_of(env, actor, "get_actor_tendon_count").asset)
+        return self.get_asset_tendon_count(_h.actor_of(env, actor).asset)
 
     def get_actor_tendon_name(self, env, actor, index):
         """Name of an actor's fixed tendon."""
-        return self.get_asset_tendon_name(_h.actor_of(env, actor, "get_actor_tendon_name").asset, index)
+        return self.get_asset_tendon_name(_h.actor_of(env, actor).asset, index)
 
     def get_actor_tendon_offset(self, env, actor, index):
         """Length offset of an actor's fixed tendon (added to sum of coef * joint position)."""
-        a = _h.actor_of(env, actor, "get_actor_tendon_offset")
+        a = _h.actor_of(env, actor)
         t = _T.of_asset(a.asset, "get_actor_tendon_offset")
         return float(a.tendon_offsets[_h.index(index, len(t.names), "get_actor_tendon_offset", "tendon")])
 
     def get_actor_tendon_properties(self, env, actor):
         """Fixed-tendon properties the sim uses for an actor."""
-        a = _h.actor_of(env, actor, "get_actor_tendon_properties")
+        a = _h.actor_of(env, actor)
         _T.of_asset(a.asset, "get_actor_tendon_properties")
         return _T.copy_props(a.tendon_props)
 
-    def get_actor_tetrahedra_range(self, arg0, arg1, arg2):
-        _unsupported("get_actor_tetrahedra_range", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def get_actor_triangle_range(self, arg0, arg1, arg2):
-        _unsupported("get_actor_triangle_range", "soft bodies, particles and pneumatics are not mapped to Newton")
 
 
 
 
 
-
-    def get_pneumatic_pressure(self, arg0, arg1, arg2):
-        _unsupported("get_pneumatic_pressure", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def get_pneumatic_target(self, arg0, arg1, arg2):
-        _unsupported("get_pneumatic_target", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-
-    def get_sim_tetrahedra(self, arg0):
-        _unsupported("get_sim_tetrahedra", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def get_sim_tetrahedra_count(self, arg0):
-        _unsupported("get_sim_tetrahedra_count", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def get_sim_triangle_count(self, arg0):
-        _unsupported("get_sim_triangle_count", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def get_sim_triangles(self, arg0):
-        _unsupported("get_sim_triangles", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def get_soft_contacts(self, arg0):
-        _unsupported("get_soft_contacts", "soft bodies, particles and pneumatics are not mapped to Newton")
 
 
     def get_viewer_camera_handle(self, viewer):
@@ -1541,70 +1454,21 @@ class Gym:
         v = _viewer().viewer_of(viewer, "get_viewer_camera_handle")
         return _cameras().system(v.sim).viewer_handle(v)
 
-    def omni_connect(self, arg0):
-        _unsupported("omni_connect", "Omniverse Nucleus connections are not part of gymlike")
-
-    def omni_disconnect(self):
-        _unsupported("omni_disconnect", "Omniverse Nucleus connections are not part of gymlike")
-
-    def refresh_particle_state_tensor(self, arg0):
-        _unsupported("refresh_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def refresh_pneumatic_pressure_tensor(self, arg0):
-        _unsupported("refresh_pneumatic_pressure_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def refresh_pneumatic_target_tensor(self, arg0):
-        _unsupported("refresh_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-
-    def reset_actor_particles_to_rest(self, arg0, arg1):
-        _unsupported("reset_actor_particles_to_rest", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def set_actor_fixed_tendon_joint_coefficients(self, arg0, arg1, arg2, arg3):
-        _todo("set_actor_fixed_tendon_joint_coefficients", "MuJoCo shares tendon coefficients between envs; "
-              "set them on the asset with set_asset_fixed_tendon_joint_coefficients")
-
-    def set_actor_soft_materials(self, arg0, arg1, arg2):
-        _unsupported("set_actor_soft_materials", "soft bodies, particles and pneumatics are not mapped to Newton")
 
     def set_actor_tendon_offset(self, env, actor, index, offset):
         """Set the length offset of an actor's fixed tendon (before or after prepare_sim)."""
-        a = _h.actor_of(env, actor, "set_actor_tendon_offset")
+        a = _h.actor_of(env, actor)
         _T.set_actor(a, offset=(index, offset), what="set_actor_tendon_offset")
         return True
 
     def set_actor_tendon_properties(self, env, actor, props):
         """Set an actor's fixed-tendon properties (before or after prepare_sim; the solver is told)."""
-        a = _h.actor_of(env, actor, "set_actor_tendon_properties")
+        a = _h.actor_of(env, actor)
         _T.set_actor(a, props=props, what="set_actor_tendon_properties")
         return True
 
 
 
-
-    def set_particle_state_tensor(self, arg0, arg1):
-        _unsupported("set_particle_state_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def set_particle_state_tensor_indexed(self, arg0, arg1, arg2, arg3):
-        _unsupported("set_particle_state_tensor_indexed", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def set_pneumatic_pressure(self, arg0, arg1, arg2, arg3):
-        _unsupported("set_pneumatic_pressure", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def set_pneumatic_pressure_tensor(self, arg0, arg1):
-        _unsupported("set_pneumatic_pressure_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def set_pneumatic_pressure_tensor_indexed(self, arg0, arg1):
-        _unsupported("set_pneumatic_pressure_tensor_indexed", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def set_pneumatic_target(self, arg0, arg1, arg2, arg3):
-        _unsupported("set_pneumatic_target", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def set_pneumatic_target_tensor(self, arg0, arg1):
-        _unsupported("set_pneumatic_target_tensor", "soft bodies, particles and pneumatics are not mapped to Newton")
-
-    def set_pneumatic_target_tensor_indexed(self, arg0, arg1):
-        _unsupported("set_pneumatic_target_tensor_indexed", "soft bodies, particles and pneumatics are not mapped to Newton")
 
 
 
@@ -1665,6 +1529,11 @@ def _register(sim, asset):
     sim.assets.append(asset)
     return asset
 
+
+# the methods gymlike does not provide: generated from one table (core/stubs.py), which the
+# compatibility table in python_bindings_docs/ is generated from too
+for _name in _stubs.STUBS:
+    setattr(Gym, _name, _stubs.make(_name))
 
 _GYM = None
 

@@ -2,19 +2,16 @@
 (the list below is the Isaac Gym Preview 4 reference, isaacgym-stubs 1.1rc4) with its gymlike
 status, read from gymlike.gymapi.Gym itself:
 
-* implemented      - the method exists and does not raise NotImplementedError up front
-* not yet          - it calls `_todo(...)` (planned; the reason is shown)
-* unsupported      - it calls `_unsupported(...)` (cannot be done on Newton; reason shown)
+* implemented      - the method exists (its docstring's first line is shown)
+* not yet          - listed in gymlike/core/stubs.py as planned (the reason is shown)
+* unsupported      - listed in gymlike/core/stubs.py as impossible on Newton (reason shown)
 * missing          - no such method in gymlike (a bug: every reference method must exist)
 
 Run: python python_bindings_docs/generate.py   (tests check the file is up to date)."""
 
-import ast
 import inspect
 import os
-import re
 import sys
-import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -129,22 +126,11 @@ def helper_rows():
     return out
 
 
-_CALL = re.compile(r"\b(_todo|_unsupported)\(\s*\"[^\"]*\"\s*,\s*((?:\"[^\"]*\"\s*)+)\)", re.S)
-
-
-def status_of(fn):
-    """A method is unimplemented when its first statement (after the docstring) is a call to
-    `_todo(...)` or `_unsupported(...)`; conditional calls further down do not count."""
-    src = textwrap.dedent(inspect.getsource(fn))
-    body = ast.parse(src).body[0].body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]
-    first = body[0] if body else None
-    if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Call)
-            and isinstance(first.value.func, ast.Name) and first.value.func.id in ("_todo", "_unsupported")):
-        m = _CALL.search(ast.get_source_segment(src, first))
-        reason = "".join(re.findall(r"\"([^\"]*)\"", m.group(2))) if m else ""
-        return ("not yet" if first.value.func.id == "_todo" else "unsupported"), reason
+def status_of(name, fn):
+    from gymlike.core import stubs
+    if name in stubs.STUBS:
+        status, _, reason = stubs.STUBS[name]
+        return status, reason
     return "implemented", (inspect.getdoc(fn) or "").split("\n")[0]
 
 
@@ -153,7 +139,7 @@ def rows():
     out = []
     for name in REFERENCE_METHODS:
         fn = getattr(gymapi.Gym, name, None)
-        out.append((name, *(status_of(fn) if fn is not None else ("missing", ""))))
+        out.append((name, *(status_of(name, fn) if fn is not None else ("missing", ""))))
     return out
 
 

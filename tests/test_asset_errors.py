@@ -190,3 +190,20 @@ def test_valid_binary_stl_passes_the_check(gym, sim, folder):
     (folder / "tet.urdf").write_text(robot(link("a", geom='<mesh filename="tet.stl"/>')))
     asset = gym.load_asset(sim, str(folder), "tet.urdf", gymapi.AssetOptions())
     assert gym.get_asset_rigid_shape_count(asset) == 1
+
+
+def test_welded_link_with_mass_and_singular_inertia_runs(gym, sim, folder):
+    """Found by the fuzz test: a link welded by a fixed joint with mass but a missing izz (a
+    singular inertia) raised LinAlgError at prepare_sim."""
+    welded = ('<link name="w"><inertial><mass value="0.1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" '
+              'iyz="0"/></inertial></link>')
+    (folder / "welded.urdf").write_text(robot(A, B, welded, joint("j", "a", "b"),
+                                              joint("f", "a", "w", jtype="fixed", extra="")))
+    asset = gym.load_asset(sim, str(folder), "welded.urdf", gymapi.AssetOptions())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, asset, gymapi.Transform(p=gymapi.Vec3(0, 0, 1)), "robot", 0, 0)
+    gym.prepare_sim(sim)
+    for _ in range(10):
+        gym.simulate(sim)
+    states = gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)
+    assert all(abs(float(v)) < 10 for v in states["pose"]["p"]["z"])

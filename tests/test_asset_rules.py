@@ -177,7 +177,7 @@ def test_urdf_spherical_joint_is_one_ball_joint_of_three_hinges_below_a_massless
   <joint name="ball" type="spherical"><parent link="mid"/><child link="b"/></joint>
 </robot>""")
     sim = make_sim(gym, ground=False, gravity=0.0, dt=1 / 120)
-    with pytest.warns(UserWarning, match=r"without mass \(mid\)"):
+    with pytest.warns(UserWarning, match=r"without mass or rotational inertia \(mid\)"):
         asset = gym.load_asset(sim, str(tmp_path), "s.urdf", options(fix_base_link=True))
     assert gym.get_asset_dof_names(asset) == ["slide", "ball_x", "ball_y", "ball_z"]
     assert gym.get_asset_joint_type(asset, gym.find_asset_joint_index(asset, "ball")) == gymapi.JOINT_BALL

@@ -8,7 +8,7 @@ import numpy as np
 from . import kernels as K
 from .enums import SimType, UpAxis
 from .errors import GymlikeRuntimeError
-from .sim import _wp
+from .runtime import wp as _wp
 
 
 class DeviceTables:
@@ -150,7 +150,6 @@ def build_model(sim):
         raise GymlikeRuntimeError(f"prepare_sim: Newton could not build the model ({_asset_files(sim)}): "
                                   f"{type(e).__name__}: {e}") from e
     sim.model = model
-    sim.builder_stats = dict(bodies=len(b.body_label), shapes=len(b.shape_body))
     _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0)
     sim.host.static_shape_seg = static_seg
     from ..render.cameras import apply_all_colors

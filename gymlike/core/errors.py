@@ -38,11 +38,6 @@ class SimulationNaNError(GymlikeRuntimeError):
     """The simulated state contains NaN; the message names the envs."""
 
 
-def not_implemented(what: str, why: str):
-    """Raise the one-line NotImplementedError the compatibility table lists."""
-    raise GymlikeNotImplementedError(f"{what} is not supported by gymlike: {why}")
-
-
 def warn(message, category=UserWarning):
     """warnings.warn attributed to the first caller outside gymlike, whatever the call depth
     (Gym methods go through a lock wrapper and helpers, so a fixed stacklevel would name

@@ -1,6 +1,8 @@
 """Validation of handles (sim, env, asset, actor, body/DOF/joint handles) and translation between
 Isaac Gym's index domains. DOMAIN_ACTOR: index inside the actor; DOMAIN_ENV: actor's first
-index in the env + that; DOMAIN_SIM: env's first index in the sim + that."""
+index in the env + that; DOMAIN_SIM: env's first index in the sim + that.
+
+`what` (the call named in error messages) defaults to the Gym method being run (runtime.call_name)."""
 
 from __future__ import annotations
 
@@ -9,37 +11,43 @@ import numpy as np
 from .asset import Asset
 from .enums import CoordinateSpace, IndexDomain
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
+from .runtime import call_name
 from .sim import Env, Sim
 
 
-def sim_of(sim, what) -> Sim:
+def sim_of(sim, what=None) -> Sim:
+    what = what or call_name()
     if not isinstance(sim, Sim):
         raise GymlikeTypeError(f"{what}: expected a Sim handle, got {type(sim).__name__}")
     sim.check_alive()
     return sim
 
 
-def env_of(env, what) -> Env:
+def env_of(env, what=None) -> Env:
+    what = what or call_name()
     if not isinstance(env, Env):
         raise GymlikeTypeError(f"{what}: expected an Env handle, got {type(env).__name__}")
     env.sim.check_alive()
     return env
 
 
-def env_in(sim, env, what) -> Env:
+def env_in(sim, env, what=None) -> Env:
+    what = what or call_name()
     env = env_of(env, what)
     if env.sim is not sim:
         raise GymlikeValueError(f"{what}: env {env.index} belongs to sim {env.sim.id}, not to sim {sim.id}")
     return env
 
 
-def asset_of(asset, what) -> Asset:
+def asset_of(asset, what=None) -> Asset:
+    what = what or call_name()
     if not isinstance(asset, Asset):
         raise GymlikeTypeError(f"{what}: expected an Asset handle, got {type(asset).__name__}")
     return asset
 
 
-def actor_of(env, handle, what):
+def actor_of(env, handle, what=None):
+    what = what or call_name()
     return env_of(env, what).actor(handle, f"{what}: actor handle")
 
 
@@ -63,19 +71,22 @@ def enum_of(cls, value, what, name):
                                 f"got {value!r}") from None
 
 
-def domain_of(domain, what):
+def domain_of(domain, what=None):
+    what = what or call_name()
     return enum_of(IndexDomain, domain, what, "domain")
 
 
-def space_of(space, what):
+def space_of(space, what=None):
+    what = what or call_name()
     return enum_of(CoordinateSpace, space, what, "space")
 
 
 _STARTS = {"body": "body0", "dof": "dof0", "joint": "joint0", "shape": "shape0"}
 
 
-def to_domain(actor, local, kind, domain, what):
+def to_domain(actor, local, kind, domain, what=None):
     """Index `local` of an actor's bodies/dofs/joints/shapes expressed in `domain`."""
+    what = what or call_name()
     domain = domain_of(domain, what)
     if domain == IndexDomain.DOMAIN_ACTOR:
         return int(local)
@@ -97,7 +108,8 @@ def actor_at(env, env_index, kind, what):
     return a, int(env_index) - getattr(a, _STARTS[kind])
 
 
-def name_of(x, what):
+def name_of(x, what=None):
+    what = what or call_name()
     if not isinstance(x, str):
         raise GymlikeTypeError(f"{what}: expected a name (str), got {type(x).__name__}")
     return x

@@ -10,7 +10,7 @@ import numpy as np
 from . import kernels as K
 from .asset import UNLIMITED
 from .enums import RIGID_BODY_DISABLE_GRAVITY, SimType
-from .sim import _wp
+from .runtime import wp as _wp
 from .types import number
 
 OPEN_LIMIT = 0.5 * UNLIMITED      # the range written for DOFs without limits
@@ -122,8 +122,8 @@ def write_body_props(sim, bodies, mass, com, inertia, flags, inertial_changed=Tr
     inv_mass = np.where(mass > 0, 1.0 / np.maximum(mass, 1e-30), 0.0).astype(np.float32)
     inv_inertia = np.zeros_like(inertia)
     ok = mass > 0
-    if ok.any():
-        inv_inertia[ok] = np.linalg.inv(inertia[ok].astype(np.float64)).astype(np.float32)
+    if ok.any():   # (pinv: a welded link may carry mass with a singular inertia; pinv == inv otherwise)
+        inv_inertia[ok] = np.linalg.pinv(inertia[ok].astype(np.float64)).astype(np.float32)
     scatter(sim, m.body_mass, bodies, mass)
     scatter(sim, m.body_inv_mass, bodies, inv_mass)
     scatter(sim, m.body_com, bodies, np.asarray(com, np.float32).reshape(-1, 3), wp.vec3)

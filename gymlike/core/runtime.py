@@ -19,18 +19,49 @@ _ready = False
 LOCK = threading.RLock()
 
 
+_CALL = threading.local()
+
+
+def call_name():
+    """The Gym method this thread is running (the outermost one: what the user called), for
+    error messages; 'gymlike' outside Gym calls."""
+    return getattr(_CALL, "name", None) or "gymlike"
+
+
 def serialized(cls):
-    """Class decorator: each public method of `cls` runs holding LOCK."""
+    """Class decorator: each public method of `cls` runs holding LOCK, and records its name for
+    error messages (call_name)."""
     def locked(fn):
+        name = fn.__name__
+
         @functools.wraps(fn)
         def call(*args, **kwargs):
             with LOCK:
-                return fn(*args, **kwargs)
+                outer = getattr(_CALL, "name", None)
+                if outer is None:
+                    _CALL.name = name
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    if outer is None:
+                        _CALL.name = None
         return call
     for name, fn in list(vars(cls).items()):
         if callable(fn) and not name.startswith("_"):
             setattr(cls, name, locked(fn))
     return cls
+
+
+class LazyModule:
+    """A module imported on its first attribute access: gymlike.core.kernels defines Warp
+    kernels at import, and importing gymapi must not load Warp."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        import importlib
+        return getattr(importlib.import_module(self._name), attr)
 
 
 def verbose():

@@ -13,18 +13,18 @@ import time
 
 import numpy as np
 
-from . import kernels as K
-from .asset import Asset, UNLIMITED
-from .enums import (RIGID_BODY_DISABLE_GRAVITY, DofDriveMode, SimType, UpAxis)
+from .asset import Asset
+from .enums import SimType, UpAxis
 from .errors import (GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError,
                      SimulationNaNError)
-from .types import (DOF_PROPERTIES_DTYPE, DOF_STATE_DTYPE, PlaneParams, SimParams, Transform, Vec3,
-                    coerce, number, require_finite)
+from .types import PlaneParams, SimParams, Transform, Vec3, coerce, number, require_finite
 
 _warned_gpu = False
 
 
-from .runtime import wp as _wp  # noqa: E402
+from .runtime import LazyModule, wp as _wp  # noqa: E402
+
+K = LazyModule("gymlike.core.kernels")   # (Warp loads on first use)
 from .errors import warn
 
 
@@ -95,7 +95,6 @@ class Actor:
         self.pending_dof_state = None      # DOF state set before the model existed
         self.pending_body_states = None    # body states set before the model existed
         self.deferred = []                 # state writes to replay once the model exists
-        self.dof_force_sensors = False
         # controls recorded before the model exists (core/control.py applies them at finalize)
         self.pos_targets = np.zeros(asset.dof_count, np.float32)
         self.vel_targets = np.zeros(asset.dof_count, np.float32)
@@ -111,7 +110,7 @@ class Actor:
 
 # attributes build_model sets on a Sim (removed again when it fails)
 _BUILT = ("model", "solver", "host", "dev", "pipeline", "contacts", "step_kwargs", "state", "state_next",
-          "control", "joint_state_stale", "one_world", "builder_stats")
+          "control", "joint_state_stale", "one_world")
 
 
 # ============================================================================ sim
@@ -149,7 +148,7 @@ class Sim:
         self.physics_seconds = 0.0       # wall time spent in simulate (performance timers)
         self.destroyed = False
         self._actor_starts = None
-        self.listeners = []              # objects with on_simulate()/on_state_written() (tensor API)
+        self.listeners = []              # objects with on_simulate() (tensor API)
         self.pending_wrenches = []       # body forces applied before the model exists (core/control.py)
         from . import session
         self.step_limit = session.step_limit_for_new_sim()   # gymlike.run --max-frames (else None)
@@ -379,10 +378,6 @@ class Sim:
                 worlds[self.host.actor_env[np.asarray(actors, np.int64)]] = True
                 mask = _wp().array(worlds, dtype=_wp().bool, device=self.device)
             self.solver.reset(self.state, mask, flags=newton.StateFlags.NONE)
-        for listener in self.listeners:
-            fn = getattr(listener, "on_state_written", None)
-            if fn is not None:
-                fn()
 
     def sync_joint_state(self):
         """Make joint_q/joint_qd current (XPBD only writes body_q/body_qd)."""

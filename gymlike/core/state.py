@@ -11,7 +11,7 @@ import numpy as np
 from . import props as P
 from .enums import STATE_POS, STATE_VEL
 from .errors import GymlikeTypeError, GymlikeValueError
-from .sim import _wp
+from .runtime import wp as _wp
 from .types import DOF_STATE_DTYPE, RIGID_BODY_STATE_DTYPE
 
 

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernels as K
+from .runtime import LazyModule
 from .enums import TensorDataType
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
-import warp as wp
 
 from .runtime import newton as _newton
+
+K = LazyModule("gymlike.core.kernels")
+wp = LazyModule("warp")     # (imported on first use; create_sim has initialised it quietly by then)
+TK = LazyModule("gymlike.core.tensor_kernels")   # (Warp loads on first use)
 
 
 # ============================================================================ gymapi.Tensor
@@ -69,145 +72,6 @@ class GymTensor:
 
     def __repr__(self):
         return f"<gymapi.Tensor shape={self.shape} dtype={self._torch.dtype} device={self._torch.device}>"
-
-
-# ============================================================================ kernels
-@wp.kernel
-def _gather_roots(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
-                  root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
-                  out: wp.array2d(dtype=wp.float32)):
-    i = wp.tid()
-    b = root_body[i]
-    X = body_q[b]
-    v = body_qd[b]
-    o = body_origin[b]
-    for k in range(3):
-        out[i, k] = X[k] - o[k]
-    for k in range(3, 7):
-        out[i, k] = X[k]
-    for k in range(6):
-        out[i, 7 + k] = v[k]
-
-
-@wp.kernel
-def _gather_bodies(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
-                   body_origin: wp.array(dtype=wp.vec3), out: wp.array2d(dtype=wp.float32)):
-    b = wp.tid()
-    X = body_q[b]
-    v = body_qd[b]
-    o = body_origin[b]
-    for k in range(3):
-        out[b, k] = X[k] - o[k]
-    for k in range(3, 7):
-        out[b, k] = X[k]
-    for k in range(6):
-        out[b, 7 + k] = v[k]
-
-
-@wp.kernel
-def _gather_dofs(joint_q: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp.float32),
-                 dof_q: wp.array(dtype=wp.int32), dof_qd: wp.array(dtype=wp.int32),
-                 out: wp.array2d(dtype=wp.float32)):
-    d = wp.tid()
-    out[d, 0] = joint_q[dof_q[d]]
-    out[d, 1] = joint_qd[dof_qd[d]]
-
-
-@wp.kernel
-def _scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
-                   floating: wp.array(dtype=wp.int32), root_q0: wp.array(dtype=wp.int32),
-                   root_qd0: wp.array(dtype=wp.int32), root_joint: wp.array(dtype=wp.int32),
-                   actor_art: wp.array(dtype=wp.int32), joint_X_c: wp.array(dtype=wp.transform),
-                   root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
-                   joint_q: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp.float32),
-                   joint_X_p: wp.array(dtype=wp.transform), arts: wp.array(dtype=wp.int32)):
-    """Root state rows (env frame) -> free-joint coordinates (floating actors) or the root
-    joint's parent transform (fixed-base actors: the base is welded where the row puts it)."""
-    i = wp.tid()
-    a = ids[i]
-    p = wp.vec3(src[a, 0], src[a, 1], src[a, 2]) + body_origin[root_body[a]]
-    r = wp.normalize(wp.quat(src[a, 3], src[a, 4], src[a, 5], src[a, 6]))
-    if floating[a] != 0:
-        q0 = root_q0[a]
-        for k in range(3):
-            joint_q[q0 + k] = p[k]
-        for k in range(4):
-            joint_q[q0 + 3 + k] = r[k]
-        qd0 = root_qd0[a]
-        for k in range(6):
-            joint_qd[qd0 + k] = src[a, 7 + k]
-    else:
-        j = root_joint[a]
-        joint_X_p[j] = wp.transform_multiply(wp.transform(p, r), joint_X_c[j])
-    arts[i] = actor_art[a]
-
-
-@wp.kernel
-def _scatter_actor_dofs(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
-                        dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
-                        dof_q: wp.array(dtype=wp.int32), dof_qd: wp.array(dtype=wp.int32),
-                        actor_art: wp.array(dtype=wp.int32), joint_q: wp.array(dtype=wp.float32),
-                        joint_qd: wp.array(dtype=wp.float32), arts: wp.array(dtype=wp.int32)):
-    i = wp.tid()
-    a = ids[i]
-    for k in range(ndof[a]):
-        d = dof0[a] + k
-        joint_q[dof_q[d]] = src[d, 0]
-        joint_qd[dof_qd[d]] = src[d, 1]
-    arts[i] = actor_art[a]
-
-
-@wp.kernel
-def _scatter_actor_values(src: wp.array(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
-                          dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
-                          dst_index: wp.array(dtype=wp.int32), dst: wp.array(dtype=wp.float32),
-                          actor_env: wp.array(dtype=wp.int32), kind: int, bad_env: wp.array(dtype=wp.int32),
-                          bad_kind: wp.array(dtype=wp.int32), bad_count: wp.array(dtype=wp.int32)):
-    """dst[dst_index[d]] = src[d] for the DOFs of the listed actors (targets, actuation forces);
-    non-finite or absurd values are flagged for the NaN guard."""
-    i = wp.tid()
-    a = ids[i]
-    for k in range(ndof[a]):
-        d = dof0[a] + k
-        v = src[d]
-        if K.bad_value(v):
-            K.flag_bad_input(actor_env[a], kind, bad_env, bad_kind, bad_count)
-        dst[dst_index[d]] = v
-
-
-@wp.kernel
-def _scatter_bodies(src: wp.array2d(dtype=wp.float32), body_origin: wp.array(dtype=wp.vec3),
-                    body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector)):
-    b = wp.tid()
-    body_q[b] = wp.transform(wp.vec3(src[b, 0], src[b, 1], src[b, 2]) + body_origin[b],
-                             wp.normalize(wp.quat(src[b, 3], src[b, 4], src[b, 5], src[b, 6])))
-    body_qd[b] = wp.spatial_vector(src[b, 7], src[b, 8], src[b, 9], src[b, 10], src[b, 11], src[b, 12])
-
-
-@wp.kernel
-def _add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(dtype=wp.float32),
-                       pos: wp.array2d(dtype=wp.float32), has_force: int, has_torque: int,
-                       has_pos: int, space: int, body_q: wp.array(dtype=wp.transform),
-                       body_com: wp.array(dtype=wp.vec3), body_origin: wp.array(dtype=wp.vec3),
-                       out: wp.array(dtype=wp.spatial_vector), body_env: wp.array(dtype=wp.int32),
-                       bad_env: wp.array(dtype=wp.int32), bad_kind: wp.array(dtype=wp.int32),
-                       bad_count: wp.array(dtype=wp.int32)):
-    """Accumulate user forces/torques into the per-body wrench at the COM (world frame); see
-    kernels.user_wrench for `space`."""
-    b = wp.tid()
-    f = wp.vec3(0.0)
-    t = wp.vec3(0.0)
-    p = wp.vec3(0.0)
-    if has_force != 0:
-        f = wp.vec3(force[b, 0], force[b, 1], force[b, 2])
-    if has_torque != 0:
-        t = wp.vec3(torque[b, 0], torque[b, 1], torque[b, 2])
-    if has_pos != 0:
-        p = wp.vec3(pos[b, 0], pos[b, 1], pos[b, 2])
-    for k in range(3):
-        if K.bad_value(f[k]) or K.bad_value(t[k]) or K.bad_value(p[k]):
-            K.flag_bad_input(body_env[b], 3, bad_env, bad_kind, bad_count)
-    out[b] = out[b] + K.user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], body_origin[b])
 
 
 # index into kernels.BAD_INPUT_KINDS of each set_dof_values kind
@@ -303,18 +167,18 @@ class TensorAPI:
 
     def refresh_roots(self, t):
         st = self.sim.state
-        self.launch(("roots", id(st)), _gather_roots, self.n_act, (st.body_q, st.body_qd, self.root_body, self.sim.dev.body_origin, t._wp))
+        self.launch(("roots", id(st)), TK.gather_roots, self.n_act, (st.body_q, st.body_qd, self.root_body, self.sim.dev.body_origin, t._wp))
 
     def refresh_bodies(self, t):
         st = self.sim.state
-        self.launch(("bodies", id(st)), _gather_bodies, self.n_body, (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
+        self.launch(("bodies", id(st)), TK.gather_bodies, self.n_body, (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
 
     def refresh_dofs(self, t):
         if self.n_dof == 0:
             return
         self.sim.sync_joint_state()
         st, d = self.sim.state, self.sim.dev
-        self.launch(("dofs", id(st)), _gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
+        self.launch(("dofs", id(st)), TK.gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
 
     # ------------------------------------------------------------------ validation
     def as_array(self, tensor, what, rows, cols=None, dtype=None):
@@ -397,7 +261,7 @@ class TensorAPI:
             return True
         self.sim.sync_joint_state()
         m, st = self.sim.model, self.sim.state
-        self.launch("set_roots", _scatter_roots, n,
+        self.launch("set_roots", TK.scatter_roots, n,
                     (src, ids, self.floating, self.root_q0, self.root_qd0, self.root_joint, self.actor_art,
                      m.joint_X_c, self.root_body, self.sim.dev.body_origin, st.joint_q, st.joint_qd,
                      m.joint_X_p, self.arts))
@@ -414,7 +278,7 @@ class TensorAPI:
             return True
         self.sim.sync_joint_state()
         st, d = self.sim.state, self.sim.dev
-        self.launch("set_dofs", _scatter_actor_dofs, n,
+        self.launch("set_dofs", TK.scatter_actor_dofs, n,
                     (src, ids, self.dof0, self.ndof, d.dof_q, d.dof_qd, self.actor_art, st.joint_q, st.joint_qd,
                      self.arts))
         self._fk(n, host)
@@ -434,7 +298,7 @@ class TensorAPI:
         else:
             dst, idx = d.dof_effort, self.identity_dofs()
             d.efforts_pending = True
-        self.launch(kind, _scatter_actor_values, n, (src, ids, self.dof0, self.ndof, idx, dst, self.actor_env,
+        self.launch(kind, TK.scatter_actor_values, n, (src, ids, self.dof0, self.ndof, idx, dst, self.actor_env,
                                                        _VALUE_KINDS[kind], d.nan_worlds, d.bad_input, d.nan_count))
         return True
 
@@ -449,7 +313,7 @@ class TensorAPI:
         src = self.as_array(tensor, what, self.n_body, 13)
         self.sim.sync_joint_state()
         st = self.sim.state
-        wp.launch(_scatter_bodies, dim=self.n_body, device=self.sim.device, inputs=[src, self.sim.dev.body_origin, st.body_q, st.body_qd])
+        wp.launch(TK.scatter_bodies, dim=self.n_body, device=self.sim.device, inputs=[src, self.sim.dev.body_origin, st.body_q, st.body_qd])
         newton.eval_ik(self.sim.model, st, st.joint_q, st.joint_qd)
         newton.eval_fk(self.sim.model, st.joint_q, st.joint_qd, st)
         self.sim.state_written()
@@ -464,7 +328,7 @@ class TensorAPI:
             return True
         dummy = f if f is not None else t
         m, st, d = self.sim.model, self.sim.state, self.sim.dev
-        self.launch(("forces", id(st)), _add_body_wrenches, self.n_body,
+        self.launch(("forces", id(st)), TK.add_body_wrenches, self.n_body,
                     (f if f is not None else dummy, t if t is not None else dummy, p if p is not None else dummy,
                      int(f is not None), int(t is not None), int(p is not None), space,
                      st.body_q, m.body_com, d.body_origin, d.body_force, d.body_env, d.nan_worlds,

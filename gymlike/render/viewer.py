@@ -31,7 +31,6 @@ import weakref
 
 import numpy as np
 
-from .. import gymapi
 from ..core import session
 from ..core.enums import KeyboardInput, MouseInput, UpAxis
 from ..core.errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
@@ -133,7 +132,11 @@ def camera_transform(pos, forward, up):
 
 
 # ============================================================================ headless viewer
-class HeadlessViewer(gymapi.Viewer):
+class Viewer:
+    """Isaac Gym's opaque viewer handle type (gymapi.Viewer): isinstance checks in user code."""
+
+
+class HeadlessViewer(Viewer):
     """A viewer without a window: every call is accepted and its state kept (camera, lines,
     subscriptions); `frames` counts draw_viewer calls; closes after the runner's frame limit."""
 
@@ -404,7 +407,7 @@ class WindowViewer(HeadlessViewer):
         pts = p0.astype(np.float64).copy()
         for i, b in enumerate(b0):                         # contact point: body frame -> world
             if b >= 0:
-                q = gymapi.Quat(*bq[b, 3:7])
+                q = Quat(*bq[b, 3:7])
                 pts[i] = np.array(q.rotate(Vec3(*p0[i])).to_tuple()) + bq[b, 0:3]
         normals = contacts.rigid_contact_normal.numpy()[:n][mine]
         ends = pts + float(scale) * normals

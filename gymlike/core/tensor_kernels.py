@@ -1,0 +1,145 @@
+"""Warp kernels of the tensor API: the gathers behind the refresh calls and the scatters behind
+the setters (one launch each over all rows). Apart from tensors.py so that importing gymapi does
+not load Warp."""
+
+import warp as wp
+
+from . import kernels as K
+
+
+@wp.kernel
+def gather_roots(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
+                  root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
+                  out: wp.array2d(dtype=wp.float32)):
+    i = wp.tid()
+    b = root_body[i]
+    X = body_q[b]
+    v = body_qd[b]
+    o = body_origin[b]
+    for k in range(3):
+        out[i, k] = X[k] - o[k]
+    for k in range(3, 7):
+        out[i, k] = X[k]
+    for k in range(6):
+        out[i, 7 + k] = v[k]
+
+
+@wp.kernel
+def gather_bodies(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
+                   body_origin: wp.array(dtype=wp.vec3), out: wp.array2d(dtype=wp.float32)):
+    b = wp.tid()
+    X = body_q[b]
+    v = body_qd[b]
+    o = body_origin[b]
+    for k in range(3):
+        out[b, k] = X[k] - o[k]
+    for k in range(3, 7):
+        out[b, k] = X[k]
+    for k in range(6):
+        out[b, 7 + k] = v[k]
+
+
+@wp.kernel
+def gather_dofs(joint_q: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp.float32),
+                 dof_q: wp.array(dtype=wp.int32), dof_qd: wp.array(dtype=wp.int32),
+                 out: wp.array2d(dtype=wp.float32)):
+    d = wp.tid()
+    out[d, 0] = joint_q[dof_q[d]]
+    out[d, 1] = joint_qd[dof_qd[d]]
+
+
+@wp.kernel
+def scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
+                   floating: wp.array(dtype=wp.int32), root_q0: wp.array(dtype=wp.int32),
+                   root_qd0: wp.array(dtype=wp.int32), root_joint: wp.array(dtype=wp.int32),
+                   actor_art: wp.array(dtype=wp.int32), joint_X_c: wp.array(dtype=wp.transform),
+                   root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
+                   joint_q: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp.float32),
+                   joint_X_p: wp.array(dtype=wp.transform), arts: wp.array(dtype=wp.int32)):
+    """Root state rows (env frame) -> free-joint coordinates (floating actors) or the root
+    joint's parent transform (fixed-base actors: the base is welded where the row puts it)."""
+    i = wp.tid()
+    a = ids[i]
+    p = wp.vec3(src[a, 0], src[a, 1], src[a, 2]) + body_origin[root_body[a]]
+    r = wp.normalize(wp.quat(src[a, 3], src[a, 4], src[a, 5], src[a, 6]))
+    if floating[a] != 0:
+        q0 = root_q0[a]
+        for k in range(3):
+            joint_q[q0 + k] = p[k]
+        for k in range(4):
+            joint_q[q0 + 3 + k] = r[k]
+        qd0 = root_qd0[a]
+        for k in range(6):
+            joint_qd[qd0 + k] = src[a, 7 + k]
+    else:
+        j = root_joint[a]
+        joint_X_p[j] = wp.transform_multiply(wp.transform(p, r), joint_X_c[j])
+    arts[i] = actor_art[a]
+
+
+@wp.kernel
+def scatter_actor_dofs(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
+                        dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
+                        dof_q: wp.array(dtype=wp.int32), dof_qd: wp.array(dtype=wp.int32),
+                        actor_art: wp.array(dtype=wp.int32), joint_q: wp.array(dtype=wp.float32),
+                        joint_qd: wp.array(dtype=wp.float32), arts: wp.array(dtype=wp.int32)):
+    i = wp.tid()
+    a = ids[i]
+    for k in range(ndof[a]):
+        d = dof0[a] + k
+        joint_q[dof_q[d]] = src[d, 0]
+        joint_qd[dof_qd[d]] = src[d, 1]
+    arts[i] = actor_art[a]
+
+
+@wp.kernel
+def scatter_actor_values(src: wp.array(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
+                          dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
+                          dst_index: wp.array(dtype=wp.int32), dst: wp.array(dtype=wp.float32),
+                          actor_env: wp.array(dtype=wp.int32), kind: int, bad_env: wp.array(dtype=wp.int32),
+                          bad_kind: wp.array(dtype=wp.int32), bad_count: wp.array(dtype=wp.int32)):
+    """dst[dst_index[d]] = src[d] for the DOFs of the listed actors (targets, actuation forces);
+    non-finite or absurd values are flagged for the NaN guard."""
+    i = wp.tid()
+    a = ids[i]
+    for k in range(ndof[a]):
+        d = dof0[a] + k
+        v = src[d]
+        if K.bad_value(v):
+            K.flag_bad_input(actor_env[a], kind, bad_env, bad_kind, bad_count)
+        dst[dst_index[d]] = v
+
+
+@wp.kernel
+def scatter_bodies(src: wp.array2d(dtype=wp.float32), body_origin: wp.array(dtype=wp.vec3),
+                    body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector)):
+    b = wp.tid()
+    body_q[b] = wp.transform(wp.vec3(src[b, 0], src[b, 1], src[b, 2]) + body_origin[b],
+                             wp.normalize(wp.quat(src[b, 3], src[b, 4], src[b, 5], src[b, 6])))
+    body_qd[b] = wp.spatial_vector(src[b, 7], src[b, 8], src[b, 9], src[b, 10], src[b, 11], src[b, 12])
+
+
+@wp.kernel
+def add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(dtype=wp.float32),
+                       pos: wp.array2d(dtype=wp.float32), has_force: int, has_torque: int,
+                       has_pos: int, space: int, body_q: wp.array(dtype=wp.transform),
+                       body_com: wp.array(dtype=wp.vec3), body_origin: wp.array(dtype=wp.vec3),
+                       out: wp.array(dtype=wp.spatial_vector), body_env: wp.array(dtype=wp.int32),
+                       bad_env: wp.array(dtype=wp.int32), bad_kind: wp.array(dtype=wp.int32),
+                       bad_count: wp.array(dtype=wp.int32)):
+    """Accumulate user forces/torques into the per-body wrench at the COM (world frame); see
+    kernels.user_wrench for `space`."""
+    b = wp.tid()
+    f = wp.vec3(0.0)
+    t = wp.vec3(0.0)
+    p = wp.vec3(0.0)
+    if has_force != 0:
+        f = wp.vec3(force[b, 0], force[b, 1], force[b, 2])
+    if has_torque != 0:
+        t = wp.vec3(torque[b, 0], torque[b, 1], torque[b, 2])
+    if has_pos != 0:
+        p = wp.vec3(pos[b, 0], pos[b, 1], pos[b, 2])
+    for k in range(3):
+        if K.bad_value(f[k]) or K.bad_value(t[k]) or K.bad_value(p[k]):
+            K.flag_bad_input(body_env[b], 3, bad_env, bad_kind, bad_count)
+    out[b] = out[b] + K.user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], body_origin[b])
