@@ -1356,11 +1356,7 @@ class Gym:
     # ================================================================== attractors and performance timers (core/attractors.py)
     def create_performance_timers(self, sim):
         """Timers measure wall time from their creation; physics_sim is the time spent in simulate."""
-        s = _h.sim_of(sim)
-        s.timers = getattr(s, "timers", {})
-        handle = max(s.timers, default=-1) + 1     # never a live handle, even after a destroy
-        s.timers[handle] = (_time.perf_counter(), s.physics_seconds)
-        return handle
+        return _h.sim_of(sim).create_timers()
 
     def create_rigid_body_attractor(self, env, props):
         """A spring-damper pulling a body point to a target pose (env frame) on the chosen axes."""
@@ -1369,9 +1365,7 @@ class Gym:
         return A.of(e.sim).create(e, props)
 
     def destroy_performance_timers(self, sim, timers):
-        s = _h.sim_of(sim)
-        if getattr(s, "timers", {}).pop(timers, None) is None:
-            raise _IndexError(f"destroy_performance_timers: unknown timers handle {timers!r}")
+        _h.sim_of(sim).destroy_timers(timers)
 
     def get_attractor_properties(self, env, attractor):
         from .core import attractors as A
@@ -1379,12 +1373,8 @@ class Gym:
         return A.of(e.sim).item(e, attractor, "get_attractor_properties")[2].copy()
 
     def get_performance_timers(self, sim, timers):
-        s = _h.sim_of(sim)
-        if timers not in getattr(s, "timers", {}):
-            raise _IndexError(f"get_performance_timers: unknown timers handle {timers!r}")
-        t0, p0 = s.timers[timers]
-        total = _time.perf_counter() - t0
-        return PerformanceTimers(physics_sim=s.physics_seconds - p0, total_time=total)
+        physics, total = _h.sim_of(sim).read_timers(timers)
+        return PerformanceTimers(physics_sim=physics, total_time=total)
 
     def set_attractor_properties(self, env, attractor, props):
         from .core import attractors as A

@@ -78,3 +78,43 @@ def test_error_messages_name_the_method_the_user_called(gym):
     # and outside Gym calls the name is reset
     from gymlike.core.runtime import call_name
     assert call_name() == "gymlike"
+
+
+def test_only_sim_py_sets_sim_attributes():
+    """The sim's data is declared in core/sim.py (_BUILT, _COMPONENTS, Sim.__init__) and set
+    there (Sim.attach, Sim.component); other modules only read it. (mujoco_options is the one
+    public option, declared in Sim.__init__, that a task sets before prepare_sim.)"""
+    pkg = os.path.dirname(CORE)
+    offenders = []
+    for folder, _, files in os.walk(pkg):
+        for f in files:
+            path = os.path.join(folder, f)
+            if not f.endswith(".py") or path == os.path.join(CORE, "sim.py"):
+                continue
+            for node in ast.walk(ast.parse(open(path).read())):
+                targets = node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                for t in targets:
+                    for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                        if isinstance(el, ast.Attribute) and el.attr != "mujoco_options" and (
+                                (isinstance(el.value, ast.Name) and el.value.id == "sim")
+                                or (isinstance(el.value, ast.Attribute) and el.value.attr == "sim")):
+                            offenders.append(f"{os.path.relpath(path, pkg)}:{node.lineno} sets sim.{el.attr}")
+    assert offenders == []
+
+
+def test_tables_and_sim_parts_are_declared(gym):
+    from gymlike.core.tables import DeviceTables, HostTables
+    h = HostTables()
+    h.num_actors = 3
+    with pytest.raises(AttributeError, match="HostTables has no field 'num_actor'"):
+        h.num_actor = 3                      # a typo cannot create a new field
+    with pytest.raises(AttributeError, match="DeviceTables has no field"):
+        DeviceTables().efforts_pendng = True
+    sim = gym.create_sim(0, -1, gymapi.SIM_PHYSX, gymapi.SimParams())
+    assert sim.model is None and sim.control is None and sim.tensor_api is None   # declared before the build
+    with pytest.raises(AttributeError, match="not declared"):
+        sim.attach(modle=None)
+    with pytest.raises(AttributeError, match="not declared"):
+        sim.component("my_part", dict)
+    gym.destroy_sim(sim)

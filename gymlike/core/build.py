@@ -9,14 +9,7 @@ from . import kernels as K
 from .enums import SimType, UpAxis
 from .errors import GymlikeRuntimeError
 from .runtime import wp as _wp
-
-
-class DeviceTables:
-    """Per-sim Warp arrays on the sim device: index maps and per-entity gymlike state."""
-
-
-class HostTables:
-    """numpy copies of the index maps (for the handle API, never used in the step path)."""
+from .tables import DeviceTables, HostTables
 
 
 def one_world(sim):
@@ -102,7 +95,7 @@ def build_model(sim):
     a_q0 = np.zeros(n_act, np.int64)
     k = 0
     collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
-    sim.one_world = one_world(sim)
+    sim.attach(one_world=one_world(sim))
     counter = {"pos": 0, "neg": -1}     # (ground and static shapes use -1)
     if sim.one_world:
         b.begin_world(label="envs")
@@ -149,7 +142,7 @@ def build_model(sim):
     except Exception as e:  # Newton validation errors name Newton entities; add context
         raise GymlikeRuntimeError(f"prepare_sim: Newton could not build the model ({_asset_files(sim)}): "
                                   f"{type(e).__name__}: {e}") from e
-    sim.model = model
+    sim.attach(model=model)
     _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0)
     sim.host.static_shape_seg = static_seg
     from ..render.cameras import apply_all_colors
@@ -159,7 +152,8 @@ def build_model(sim):
     from . import tendons
     tendons.write(sim, actors, finalize=True)
     sim.apply_gravity()
-    _make_solver(sim)
+    solver, pipeline, contacts = _make_solver(sim)
+    sim.attach(solver=solver, pipeline=pipeline, contacts=contacts, step_kwargs={})
     _make_states(sim, actors)
     from . import control
     control.on_finalize(sim, actors)   # targets, efforts and forces set before finalize
@@ -229,7 +223,9 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
                                     for a in actors]) if actors else np.zeros((0, 3), np.float32)
     if h.num_bodies != model.body_count:
         raise GymlikeRuntimeError(f"internal: {model.body_count} Newton bodies for {h.num_bodies} gymlike bodies")
-    sim.host = h
+    h.base_shape_color = None
+    h.dof_velocity_limit = np.zeros(num_dofs, np.float32)
+    sim.attach(host=h)
 
     d = DeviceTables()
     dev = sim.device
@@ -256,7 +252,7 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.passive_forces = False
     d.dof_velocity_limit = wp.zeros(num_dofs, dtype=wp.float32, device=dev)  # <= 0: none
     d.velocity_clamp = False           # set by props.write_dof_props (SIM_PHYSX only)
-    sim.dev = d
+    sim.attach(dev=d)
 
     # body speed caps (AssetOptions.max_linear/angular_velocity), applied on SIM_PHYSX
     d.body_actor = wp.array(np.repeat(np.arange(n_act), h.actor_nbody).astype(np.int32), dtype=wp.int32, device=dev)
@@ -308,16 +304,14 @@ def _dof_axis_inertia(model, h, actors):
 
 
 def _make_solver(sim):
+    """-> (solver, collision pipeline or None, contacts or None)."""
     import newton
     model = sim.model
-    sim.pipeline = None
-    sim.contacts = None
-    sim.step_kwargs = {}
     if model.body_count == 0:
         # nothing moves (envs without actors, e.g. a scene of cameras over the ground): MuJoCo
         # cannot convert a model without joints, XPBD steps it as the no-op it is
-        sim.solver = newton.solvers.SolverXPBD(model)
-    elif sim.type == SimType.SIM_PHYSX:
+        return newton.solvers.SolverXPBD(model), None, None
+    if sim.type == SimType.SIM_PHYSX:
         # static triangle meshes / heightfields: MuJoCo would collide against a mesh's convex hull
         # (and MuJoCo-Warp's heightfield contacts are unreliable), so MuJoCo steps with contacts
         # from Newton's collision pipeline instead (core/terrain.py)
@@ -326,23 +320,22 @@ def _make_solver(sim):
             # gymlike-only extension: `sim.mujoco_options` (e.g. {"cone": "pyramidal"}), set before
             # prepare_sim, overrides solver options; gymlike.envs tasks set it from `sim.mujoco:`
             opts = dict(cone="elliptic")
-            opts.update(getattr(sim, "mujoco_options", None) or {})
+            opts.update(sim.mujoco_options or {})
             newton_contacts = newton_contacts or sim.one_world    # isolation by collision groups
-            sim.solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts,
-                                                     separate_worlds=not sim.one_world,
-                                                     **{**_mujoco_capacity(sim, opts["cone"]), **opts})
-            if newton_contacts:
-                sim.pipeline = newton.CollisionPipeline(model)
-                sim.contacts = sim.pipeline.contacts()
+            solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts,
+                                                 separate_worlds=not sim.one_world,
+                                                 **{**_mujoco_capacity(sim, opts["cone"]), **opts})
         except Exception as e:   # MuJoCo's compiler: ValueError; its conversion: LinAlgError and others
             raise GymlikeRuntimeError(f"prepare_sim: Newton's MuJoCo solver refused the model "
                                       f"({_asset_files(sim)}): {type(e).__name__}: {e}") from e
+        if not newton_contacts:
+            return solver, None, None
     else:
         fp = sim.params.flex
-        sim.solver = newton.solvers.SolverXPBD(model, iterations=max(2, int(fp.num_outer_iterations)),
-                                               enable_restitution=True)
-        sim.pipeline = newton.CollisionPipeline(model)
-        sim.contacts = sim.pipeline.contacts()
+        solver = newton.solvers.SolverXPBD(model, iterations=max(2, int(fp.num_outer_iterations)),
+                                           enable_restitution=True)
+    pipeline = newton.CollisionPipeline(model)
+    return solver, pipeline, pipeline.contacts()
 
 
 def _asset_files(sim):
@@ -361,11 +354,11 @@ def _mujoco_capacity(sim, cone="elliptic"):
         shapes = sum(a.asset.shape_count for a in env.actors) + len(sim.planes) + len(sim.static_meshes)
         dofs = sum(a.asset._newton_dof_count for a in env.actors)
         nconmax = max(48, 6 * shapes)
-        if sim.static_meshes or getattr(sim, "one_world", False):
+        if sim.static_meshes or sim.one_world:
             nconmax = max(nconmax, 16 * shapes)   # Newton's pipeline reports several contacts per shape
         return nconmax, dofs
     sizes = [per_env(e) for e in sim.envs] or [(48, 0)]
-    if getattr(sim, "one_world", False):      # one world holds every env: capacities add up
+    if sim.one_world:      # one world holds every env: capacities add up
         nconmax, dofs = sum(c for c, _ in sizes), sum(d for _, d in sizes)
     else:
         nconmax, dofs = max(c for c, _ in sizes), max(d for _, d in sizes)
@@ -392,13 +385,11 @@ def _make_states(sim, actors):
             actors[i].pending_dof_state = None
         model.joint_q.assign(jq)
         model.joint_qd.assign(jqd)
-    sim.state = model.state()
-    sim.state_next = model.state()
-    sim.control = model.control()
-    newton.eval_fk(model, sim.state.joint_q, sim.state.joint_qd, sim.state)
-    sim.state_next.assign(sim.state)
-    sim.joint_state_stale = False
-    sim.check_nan = True
+    state, state_next = model.state(), model.state()
+    newton.eval_fk(model, state.joint_q, state.joint_qd, state)
+    state_next.assign(state)
+    sim.attach(state=state, state_next=state_next, control=model.control(), joint_state_stale=False,
+               check_nan=True)
     for a in actors:
         ops, a.deferred, a.pending_body_states = a.deferred, [], None
         for fn in ops:

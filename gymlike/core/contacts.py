@@ -129,7 +129,7 @@ def contact_forces(sim, what) -> ContactForces:
 
 def _announce(sim, what):
     """Handle-API readers switch contact capture on at their first call: say so once."""
-    if getattr(sim, "contact_forces", None) is None:
+    if sim.contact_forces is None:
         warn(f"gymlike: {what} switched contact-force capture on; readings start with the "
              "next simulate call (acquire_net_contact_force_tensor before the loop avoids this)",
              RuntimeWarning)

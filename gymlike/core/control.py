@@ -81,7 +81,7 @@ def _dof_slice(sim, actor):
 def set_targets(actor, values, kind, what):
     """kind 'pos' or 'vel'; values already validated (float32, DOF count)."""
     sim = actor.env.sim
-    if not sim.finalized or getattr(sim, "control", None) is None:
+    if not sim.finalized or sim.control is None:
         (actor.pos_targets if kind == "pos" else actor.vel_targets)[:] = values
         return
     from . import props as P
@@ -97,7 +97,7 @@ def set_targets(actor, values, kind, what):
 
 def get_targets(actor, kind):
     sim = actor.env.sim
-    if not sim.finalized or getattr(sim, "control", None) is None:
+    if not sim.finalized or sim.control is None:
         return (actor.pos_targets if kind == "pos" else actor.vel_targets).copy()
     h = sim.host
     a = actor.sim_index
@@ -129,7 +129,7 @@ def apply_efforts(actor, values, local=None):
         full = np.zeros(n, np.float32)
         full[local] = values
         values = full
-    if not sim.finalized or getattr(sim, "dev", None) is None or getattr(sim, "control", None) is None:
+    if not sim.finalized or sim.dev is None or sim.control is None:
         if actor.pending_efforts is None:
             actor.pending_efforts = np.zeros(n, np.float32)
         actor.pending_efforts += values
@@ -150,7 +150,7 @@ def apply_body_wrench(actor, body, force, torque, pos, space, what):
     sim = actor.env.sim
     if force is None and torque is None:
         return
-    if not sim.finalized or getattr(sim, "dev", None) is None or getattr(sim, "state", None) is None:
+    if not sim.finalized or sim.dev is None or sim.state is None:
         sim.pending_wrenches.append((actor, body, force, torque, pos, space, what))
         return
     b = int(sim.host.actor_body0[actor.sim_index]) + int(body)
@@ -184,6 +184,7 @@ def on_finalize(sim, actors):
             sim.dev.efforts_pending = True
     for a in actors:
         a.pending_efforts = None
-    pending, sim.pending_wrenches = sim.pending_wrenches, []
+    pending = list(sim.pending_wrenches)
+    sim.pending_wrenches.clear()
     for (actor, body, force, torque, pos, space, what) in pending:
         apply_body_wrench(actor, body, force, torque, pos, space, what)

@@ -120,7 +120,7 @@ def actor_dof_forces_host(actor, what):
     sim.ensure_ready(what)
     h = sim.host
     a = actor.sim_index
-    if getattr(sim, "dof_forces", None) is None:
+    if sim.dof_forces is None:
                 warn(f"gymlike: {what} switched DOF-force capture on; readings start with the next "
                      "simulate call (acquire_dof_force_tensor or enable_actor_dof_force_sensors "
                      "before the loop avoids this)", RuntimeWarning)

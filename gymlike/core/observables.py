@@ -52,7 +52,7 @@ def require(sim, kinds, what):
         if sim.contacts is None and sim.type == SimType.SIM_PHYSX:
             # MuJoCo runs its own collision: give it a buffer to export its contacts into
             o.contacts = newton.Contacts(solver.get_max_contact_count(), 0, device=sim.device)
-            sim.contacts = o.contacts
+            sim.attach(contacts=o.contacts)
         else:
             # the solver steps with Newton's collision pipeline (XPBD, or MuJoCo with static
             # meshes): the forces are reported on those contact rows

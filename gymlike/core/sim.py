@@ -108,9 +108,33 @@ class Actor:
         return f"<gymlike Actor '{self.name}' ({self.asset.name}) handle {self.handle} in env {self.env.index}>"
 
 
-# attributes build_model sets on a Sim (removed again when it fails)
-_BUILT = ("model", "solver", "host", "dev", "pipeline", "contacts", "step_kwargs", "state", "state_next",
-          "control", "joint_state_stale", "one_world")
+# What build_model (core/build.py) makes, attached with Sim.attach; None until the model is
+# built, and None again when a build fails.
+_BUILT = {
+    "model": "newton.Model: one world per env (or one for all, see one_world)",
+    "host": "tables.HostTables: index maps on the host",
+    "dev": "tables.DeviceTables: index maps, per-entity arrays and step flags on the sim device",
+    "solver": "Newton solver: SolverMuJoCo (SIM_PHYSX) or SolverXPBD (SIM_FLEX)",
+    "pipeline": "newton.CollisionPipeline when gymlike runs collision itself (XPBD; MuJoCo with static meshes)",
+    "contacts": "newton.Contacts the solver steps with (pipeline's, or the observables' buffer)",
+    "step_kwargs": "dict: extra keyword arguments of solver.step (observables)",
+    "state": "newton.State: the current state",
+    "state_next": "newton.State: the substep's output (swapped with state)",
+    "control": "newton.Control: drive targets, joint forces",
+    "one_world": "bool: all envs share one Newton world, isolated by collision groups (build.one_world)",
+    "joint_state_stale": "bool: joint_q/qd lag body_q/qd (XPBD writes bodies only; sync_joint_state)",
+    "check_nan": "bool: run the NaN guard after each simulate",
+}
+
+# Parts made on first use by the module named, through Sim.component (None until then).
+_COMPONENTS = {
+    "tensor_api": "tensors.TensorAPI: buffers of acquired tensors",
+    "observed": "observables.Observed: what the solver reports (contact forces...)",
+    "contact_forces": "contacts.ContactForces", "force_sensors": "contacts.ForceSensors",
+    "dof_forces": "dynamics.DofForces", "dynamics": "dynamics.Dynamics (Jacobians, mass matrices)",
+    "attractors": "attractors.Attractors", "cameras": "render.cameras.CameraSystem",
+    "render_cache": "render.cameras: per-model render data",
+}
 
 
 # ============================================================================ sim
@@ -140,16 +164,24 @@ class Sim:
         self.assets: list[Asset] = []
         self.planes: list[PlaneParams] = []
         self.static_meshes = []          # (vertices, triangles, Transform, friction, restitution)
-        self.model = None
-        self.solver = None
+        for name in _BUILT:
+            setattr(self, name, None)
+        for name in _COMPONENTS:
+            setattr(self, name, None)
+        # gymlike-only option, set before prepare_sim: MuJoCo solver options (e.g. {"cone":
+        # "pyramidal"}) over gymlike's defaults; gymlike.envs tasks set it from `sim.mujoco:`
+        self.mujoco_options = None
         self.time = 0.0
         self.frame = 0
         self.start_wall = time.perf_counter()
         self.physics_seconds = 0.0       # wall time spent in simulate (performance timers)
+        self.timers = {}                 # performance timers handle -> (wall, physics_seconds) at creation
+        self._next_timer = 0
         self.destroyed = False
         self._actor_starts = None
         self.listeners = []              # objects with on_simulate() (tensor API)
         self.pending_wrenches = []       # body forces applied before the model exists (core/control.py)
+        self._step_launch = None         # recorded step-path launches (_launcher)
         from . import session
         self.step_limit = session.step_limit_for_new_sim()   # gymlike.run --max-frames (else None)
 
@@ -274,13 +306,32 @@ class Sim:
             # a failed build leaves the sim as before the call: still open for creation, and
             # the same script continues once the cause is removed
             for name in _BUILT:
-                self.__dict__.pop(name, None)
-            self.model = self.solver = None
+                setattr(self, name, None)
             raise
 
     def prepare_sim(self):
         self.ensure_ready("prepare_sim")
         return True
+
+    # ------------------------------------------------------------------ performance timers
+    def create_timers(self):
+        handle = self._next_timer        # never reused, so a stale handle cannot read a live timer
+        self._next_timer += 1
+        self.timers[handle] = (time.perf_counter(), self.physics_seconds)
+        return handle
+
+    def _timer(self, handle, what):
+        if isinstance(handle, bool) or not isinstance(handle, (int, np.integer)) or int(handle) not in self.timers:
+            raise GymlikeIndexError(f"{what}: unknown timers handle {handle!r}")
+        return int(handle)
+
+    def destroy_timers(self, handle):
+        del self.timers[self._timer(handle, "destroy_performance_timers")]
+
+    def read_timers(self, handle):
+        """-> (seconds spent in simulate, wall seconds) since the timers were created."""
+        wall0, physics0 = self.timers[self._timer(handle, "get_performance_timers")]
+        return self.physics_seconds - physics0, time.perf_counter() - wall0
 
     # ------------------------------------------------------------------ stepping
     def simulate(self):
@@ -299,7 +350,7 @@ class Sim:
         if d.efforts_pending:
             launch("efforts", K.apply_dof_efforts, d.num_dofs,
                    (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, self.control.joint_f))
-        attractors = getattr(self, "attractors", None)
+        attractors = self.attractors
         if attractors is not None and not attractors.items:
             attractors = None
         need_wrench = d.forces_pending or d.passive_forces or attractors is not None
@@ -354,10 +405,21 @@ class Sim:
         if self.check_nan:
             self._check_nan()
 
+    def attach(self, **parts):
+        """Set what build_model made (the names of _BUILT)."""
+        unknown = set(parts) - set(_BUILT)
+        if unknown:
+            raise AttributeError(f"Sim.attach: {sorted(unknown)} are not declared in core/sim.py _BUILT")
+        for name, part in parts.items():
+            setattr(self, name, part)
+
     def component(self, name, make):
-        """The sim's `name` part (contact forces, DOF forces, sensors...), made by `make()` on
-        first use so that sims which never ask for it never pay for it."""
-        part = self.__dict__.get(name)
+        """The sim's `name` part (contact forces, DOF forces, sensors...: the names of
+        _COMPONENTS), made by `make()` on first use so that sims which never ask for it never
+        pay for it."""
+        if name not in _COMPONENTS:
+            raise AttributeError(f"Sim.component: {name!r} is not declared in core/sim.py _COMPONENTS")
+        part = getattr(self, name)
         if part is None:
             part = make()
             setattr(self, name, part)
@@ -388,7 +450,7 @@ class Sim:
 
     def _launcher(self):
         """Recorded launches of the step-path kernels (core/launch.py)."""
-        launch = getattr(self, "_step_launch", None)
+        launch = self._step_launch
         if launch is None:
             from .launch import Launcher
             launch = self._step_launch = Launcher(self.device)

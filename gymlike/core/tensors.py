@@ -341,8 +341,6 @@ def api(sim, what):
     """The sim's TensorAPI. Acquiring before prepare_sim builds the sim (IsaacGymEnvs' cube
     stacking task acquires in its env-creation code and calls prepare_sim afterwards)."""
     sim.check_alive()
-    t = getattr(sim, "tensor_api", None)
-    if t is None:
+    if sim.tensor_api is None:
         sim.ensure_ready(what)
-        t = sim.tensor_api = TensorAPI(sim)
-    return t
+    return sim.component("tensor_api", lambda: TensorAPI(sim))

@@ -429,7 +429,7 @@ class CameraSystem:
             return
         from newton.sensors import SensorCamera
         sim = self.sim
-        if getattr(sim, "one_world", False):
+        if sim.one_world:
             warn("gymlike: this sim keeps all envs in one Newton world (group -1 actors or "
                  "different envs on SIM_PHYSX), so its cameras see every env's actors",
                  RuntimeWarning)
@@ -691,9 +691,10 @@ def shapes_of_body(sim, actor, body, kind):
 
 def _cached(sim, name, make):
     """Host copies of model arrays that never change once the model is built."""
-    cache = sim.__dict__.get("_render_cache")
-    if cache is None or cache.get("model") is not sim.model:
-        cache = sim._render_cache = {"model": sim.model}
+    cache = sim.component("render_cache", dict)
+    if cache.get("model") is not sim.model:
+        cache.clear()
+        cache["model"] = sim.model
     if name not in cache:
         cache[name] = make()
     return cache[name]

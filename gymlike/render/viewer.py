@@ -387,7 +387,7 @@ class WindowViewer(HeadlessViewer):
 
     def draw_contacts(self, env, color, scale, flag):
         super().draw_contacts(env, color, scale, flag)
-        contacts = getattr(self.sim, "contacts", None)
+        contacts = self.sim.contacts
         if contacts is None or not self.sim.finalized:
             return
         n = int(contacts.rigid_contact_count.numpy()[0])

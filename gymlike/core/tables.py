@@ -1,0 +1,107 @@
+"""The sim's index maps and per-entity arrays, declared: each field with its shape, type and
+units. build.py fills them once, when the model is built; both the handle API and the tensor
+API index through these same tables (one index set).
+
+Sizes: A actors, B bodies, D Isaac Gym DOFs (DOMAIN_SIM order), S Newton shapes, E envs.
+DOMAIN_SIM body index == Newton body index (actors are added in sim order); a DOF's Newton
+coordinate and velocity indices differ from its DOMAIN_SIM index (free roots hold 7/6 Newton
+coordinates that Isaac Gym does not count as DOFs), hence dof_q / dof_qd.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class Declared:
+    """A record whose fields are its class annotations: writing an undeclared field raises, so
+    no module can grow a table with attributes its readers do not know about."""
+
+    _fields: frozenset = frozenset()
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls._fields = frozenset(k for c in cls.__mro__ for k in getattr(c, "__annotations__", {}))
+
+    def __setattr__(self, name, value):
+        if name not in self._fields:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r} (declare it in core/tables.py)")
+        object.__setattr__(self, name, value)
+
+
+class HostTables(Declared):
+    """numpy copies of the index maps, for the handle API (never read in the step path)."""
+    num_actors: int
+    num_bodies: int
+    num_dofs: int
+    actor_env: np.ndarray           # (A,) int64: env index
+    actor_body0: np.ndarray         # (A,) int64: first body (Newton index == DOMAIN_SIM index)
+    actor_nbody: np.ndarray         # (A,) int64: bodies
+    actor_joint0: np.ndarray        # (A,) int64: Newton index of the root joint
+    actor_q0: np.ndarray            # (A,) int64: first Newton joint coordinate
+    actor_nq: np.ndarray            # (A,) int64: Newton joint coordinates
+    actor_qd0: np.ndarray           # (A,) int64: first Newton joint DOF (velocity coordinate)
+    actor_nqd: np.ndarray           # (A,) int64: Newton joint DOFs (a free root counts 6)
+    actor_dof0: np.ndarray          # (A,) int64: first Isaac Gym DOF (DOMAIN_SIM)
+    actor_ndof: np.ndarray          # (A,) int64: Isaac Gym DOFs (free roots excluded)
+    actor_floating: np.ndarray      # (A,) bool: root joint is free
+    actor_articulation: np.ndarray  # (A,) int64: Newton articulation
+    actor_shape0: np.ndarray        # (A,) int64: first Newton shape
+    actor_tendon0: np.ndarray       # (A,) int64: first Newton (MuJoCo) tendon
+    dof_q: np.ndarray               # (D,) int32: Newton joint coordinate of each DOF
+    dof_qd: np.ndarray              # (D,) int32: Newton joint DOF of each DOF
+    dof_actor: np.ndarray           # (D,) int64: actor of each DOF
+    dof_axis_inertia: np.ndarray    # (D,) float32: kg m^2 (rotation) or kg (translation) the drive moves, lower bound
+    dof_velocity_limit: np.ndarray  # (D,) float32: rad/s or m/s, <= 0: none (props.write_dof_props)
+    body_world: np.ndarray          # (B,) int32: Newton world (-1: shared static)
+    body_env: np.ndarray            # (B,) int32: env index
+    body_origin: np.ndarray         # (B, 3) float32 m: origin of the body's env (API positions are env-local)
+    shape_newton: np.ndarray        # (Isaac Gym shapes,) int32: Newton shape of each Isaac Gym rigid shape
+    shape_env: np.ndarray           # (S,) int32: env of each Newton shape, -1 for ground/terrain
+    static_shape_seg: dict          # Newton shape -> segmentation id of the ground and terrain
+    base_shape_color: Any           # (S, 3) float32 or None: shape colours before set_rigid_body_color (render/cameras.py)
+
+
+class DeviceTables(Declared):
+    """Warp arrays on the sim device read by the step path and the tensor API, and the flags
+    that tell `simulate` which of its optional stages to run."""
+    num_actors: int
+    num_bodies: int
+    num_dofs: int
+    # DOFs (D,)
+    dof_q: Any                 # int32: Newton joint coordinate
+    dof_qd: Any                # int32: Newton joint DOF
+    dof_mode: Any              # int32: Isaac Gym DofDriveMode
+    dof_stiffness: Any         # float32: N m/rad or N/m (drive)
+    dof_damping: Any           # float32: N m s/rad or N s/m (drive)
+    dof_effort_limit: Any      # float32: N m or N
+    dof_effort_scale: Any      # float32: armature correction of efforts on SIM_FLEX (props.effort_scale)
+    dof_effort: Any            # float32: N m or N applied this simulate (apply_actor_dof_efforts, actuation tensor)
+    dof_velocity_limit: Any    # float32: rad/s or m/s, <= 0: none
+    dof_axis_inertia: Any      # float32: see HostTables
+    # bodies (B,)
+    body_force: Any            # spatial_vector: user wrench at the COM, world frame (N, N m), this simulate
+    body_origin: Any           # vec3 m: env origin
+    body_env: Any              # int32
+    body_actor: Any            # int32
+    no_gravity: Any            # int32: RIGID_BODY_DISABLE_GRAVITY
+    lin_damp: Any              # float32 1/s: AssetOptions.linear_damping
+    ang_damp: Any              # float32 1/s: AssetOptions.angular_damping
+    body_lin_cap: Any          # float32 m/s: AssetOptions.max_linear_velocity
+    body_ang_cap: Any          # float32 rad/s: AssetOptions.max_angular_velocity
+    # actors (A,)
+    actor_speed_scale: Any     # float32: velocity scale from the speed caps, per substep
+    actor_qd0: Any             # int32: first Newton joint DOF
+    actor_nqd: Any             # int32: Newton joint DOFs
+    # NaN guard
+    nan_worlds: Any            # (E,) int32: envs whose state went NaN/inf or diverged
+    nan_count: Any             # (1,) int32
+    bad_input: Any             # (len(kernels.BAD_INPUT_KINDS),) int32: non-finite inputs, per kind
+    # flags steering simulate (each set by the module named)
+    efforts_pending: bool      # dof_effort holds efforts to apply (control.py, tensors.py)
+    forces_pending: bool       # body_force holds wrenches to apply (control.py, tensors.py)
+    passive_forces: bool       # gravity off or damping on some body: the wrench kernel must run (props.py)
+    velocity_clamp: bool       # some DOF has a velocity limit (props.py, SIM_PHYSX)
+    speed_caps: bool           # body speed caps apply (SIM_PHYSX)
