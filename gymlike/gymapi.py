@@ -1100,64 +1100,64 @@ class Gym:
     # ================================================================== controls (handle API)
     def set_actor_dof_position_targets(self, env, actorHandle, targets):
         """Position targets of the actor's DOFs (persist; act in DOF_MODE_POS)."""
-        from .core import control as C
+        from .core import drives as D
         a = _h.actor_of(env, actorHandle)
-        C.set_targets(a, C.dof_values(targets, a.asset.dof_count, "set_actor_dof_position_targets", "targets"), "pos", None)
+        D.set_targets(a, D.dof_values(targets, a.asset.dof_count, "set_actor_dof_position_targets", "targets"), "pos")
         return True
 
     def get_actor_dof_position_targets(self, env, actorHandle):
         """The actor's DOF position targets (float32, what the drives use)."""
-        from .core import control as C
-        return C.get_targets(_h.actor_of(env, actorHandle), "pos")
+        from .core import drives as D
+        return D.get_targets(_h.actor_of(env, actorHandle), "pos")
 
     def set_actor_dof_velocity_targets(self, env, actorHandle, targets):
         """Velocity targets of the actor's DOFs (persist; act in DOF_MODE_VEL and DOF_MODE_POS)."""
-        from .core import control as C
+        from .core import drives as D
         a = _h.actor_of(env, actorHandle)
-        C.set_targets(a, C.dof_values(targets, a.asset.dof_count, "set_actor_dof_velocity_targets", "targets"), "vel", None)
+        D.set_targets(a, D.dof_values(targets, a.asset.dof_count, "set_actor_dof_velocity_targets", "targets"), "vel")
         return True
 
     def get_actor_dof_velocity_targets(self, env, actorHandle):
         """The actor's DOF velocity targets (float32, what the drives use)."""
-        from .core import control as C
-        return C.get_targets(_h.actor_of(env, actorHandle), "vel")
+        from .core import drives as D
+        return D.get_targets(_h.actor_of(env, actorHandle), "vel")
 
     def apply_actor_dof_efforts(self, env, actorHandle, efforts):
         """Efforts on the actor's DOF_MODE_EFFORT DOFs during the next simulate (they add up)."""
-        from .core import control as C
+        from .core import drives as D
         a = _h.actor_of(env, actorHandle)
-        C.apply_efforts(a, C.dof_values(efforts, a.asset.dof_count, "apply_actor_dof_efforts", "efforts"))
+        D.apply_efforts(a, D.dof_values(efforts, a.asset.dof_count, "apply_actor_dof_efforts", "efforts"))
         return True
 
     def set_dof_target_position(self, env, dofHandle, target):
         """Position target of one DOF (persists)."""
-        from .core import control as C
+        from .core import drives as D
         a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "set_dof_target_position")
-        C.set_target(a, i, C.scalar(target, "set_dof_target_position", "target"), "pos")
+        D.set_target(a, i, D.scalar(target, "set_dof_target_position", "target"), "pos")
 
     def set_dof_target_velocity(self, env, dofHandle, target):
         """Velocity target of one DOF (persists)."""
-        from .core import control as C
+        from .core import drives as D
         a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "set_dof_target_velocity")
-        C.set_target(a, i, C.scalar(target, "set_dof_target_velocity", "target"), "vel")
+        D.set_target(a, i, D.scalar(target, "set_dof_target_velocity", "target"), "vel")
 
     def get_dof_target_position(self, env, dofHandle):
         """Position target of one DOF."""
-        from .core import control as C
+        from .core import drives as D
         a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_target_position")
-        return float(C.get_targets(a, "pos")[i])
+        return float(D.get_targets(a, "pos")[i])
 
     def get_dof_target_velocity(self, env, dofHandle):
         """Velocity target of one DOF."""
-        from .core import control as C
+        from .core import drives as D
         a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_target_velocity")
-        return float(C.get_targets(a, "vel")[i])
+        return float(D.get_targets(a, "vel")[i])
 
     def apply_dof_effort(self, env, dofHandle, effort):
         """Effort on one DOF during the next simulate (adds to other efforts applied before it)."""
-        from .core import control as C
+        from .core import drives as D
         a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "apply_dof_effort")
-        C.apply_efforts(a, C.scalar(effort, "apply_dof_effort", "effort"), local=i)
+        D.apply_efforts(a, D.scalar(effort, "apply_dof_effort", "effort"), local=i)
 
     def get_dof_position(self, env, dofHandle):
         """Position of one DOF (DOF handle = DOMAIN_ENV index)."""
@@ -1190,45 +1190,45 @@ class Gym:
 
     def set_joint_target_position(self, env, jointHandle, target):
         """Position target of a 1-DOF joint's DOF."""
-        from .core import control as C
+        from .core import drives as D
         a, i = self._joint_dof(env, jointHandle, "set_joint_target_position")
-        C.set_target(a, i, C.scalar(target, "set_joint_target_position", "target"), "pos")
+        D.set_target(a, i, D.scalar(target, "set_joint_target_position", "target"), "pos")
 
     def set_joint_target_velocity(self, env, jointHandle, target):
         """Velocity target of a 1-DOF joint's DOF."""
-        from .core import control as C
+        from .core import drives as D
         a, i = self._joint_dof(env, jointHandle, "set_joint_target_velocity")
-        C.set_target(a, i, C.scalar(target, "set_joint_target_velocity", "target"), "vel")
+        D.set_target(a, i, D.scalar(target, "set_joint_target_velocity", "target"), "vel")
 
     def get_joint_target_position(self, env, jointHandle):
         """Position target of a 1-DOF joint's DOF."""
-        from .core import control as C
+        from .core import drives as D
         a, i = self._joint_dof(env, jointHandle, "get_joint_target_position")
-        return float(C.get_targets(a, "pos")[i])
+        return float(D.get_targets(a, "pos")[i])
 
     def get_joint_target_velocity(self, env, jointHandle):
         """Velocity target of a 1-DOF joint's DOF."""
-        from .core import control as C
+        from .core import drives as D
         a, i = self._joint_dof(env, jointHandle, "get_joint_target_velocity")
-        return float(C.get_targets(a, "vel")[i])
+        return float(D.get_targets(a, "vel")[i])
 
     def apply_body_forces(self, env, rigidHandle, force=None, torque=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Force (at the COM) and torque on a body during the next simulate, in `space`."""
-        from .core import control as C
+        from .core import wrenches as W
         what = "apply_body_forces"
         a, i = _h.actor_at(_h.env_of(env, what), rigidHandle, "body", what)
-        C.apply_body_wrench(a, i, C.vec3(force, what, "force"), C.vec3(torque, what, "torque"), None,
+        W.apply_body_wrench(a, i, W.vec3(force, what, "force"), W.vec3(torque, what, "torque"), None,
                             _h.space_of(space, what), what)
 
     def apply_body_force_at_pos(self, env, rigidHandle, force, pos=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Force at a point (COM if pos is None) of a body during the next simulate."""
-        from .core import control as C
+        from .core import wrenches as W
         what = "apply_body_force_at_pos"
         a, i = _h.actor_at(_h.env_of(env, what), rigidHandle, "body", what)
-        f = C.vec3(force, what, "force")
+        f = W.vec3(force, what, "force")
         if f is None:
             raise _TypeError(f"{what}: force must be gymapi.Vec3, got None")
-        C.apply_body_wrench(a, i, f, None, C.vec3(pos, what, "pos"), _h.space_of(space, what), what)
+        W.apply_body_wrench(a, i, f, None, W.vec3(pos, what, "pos"), _h.space_of(space, what), what)
 
     # ================================================================== MJCF actuators (core/asset.py)
     def find_actor_actuator_index(self, env, actor, name):

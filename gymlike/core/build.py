@@ -155,8 +155,9 @@ def build_model(sim):
     solver, pipeline, contacts = _make_solver(sim)
     sim.attach(solver=solver, pipeline=pipeline, contacts=contacts, step_kwargs={})
     _make_states(sim, actors)
-    from . import control
-    control.on_finalize(sim, actors)   # targets, efforts and forces set before finalize
+    from . import drives, wrenches
+    drives.on_finalize(sim, actors)    # targets and efforts set before finalize
+    wrenches.on_finalize(sim)          # body forces set before finalize
 
 
 def _filter_pairs(b, env_shapes, plan):
@@ -262,8 +263,13 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.body_lin_cap = wp.array(caps("max_linear_velocity"), dtype=wp.float32, device=dev)
     d.body_ang_cap = wp.array(caps("max_angular_velocity"), dtype=wp.float32, device=dev)
     d.actor_speed_scale = wp.ones(max(1, n_act), dtype=wp.float32, device=dev)
-    d.actor_qd0 = wp.array(h.actor_qd0.astype(np.int32), dtype=wp.int32, device=dev)
-    d.actor_nqd = wp.array(h.actor_nqd.astype(np.int32), dtype=wp.int32, device=dev)
+    i32 = lambda a: wp.array(np.ascontiguousarray(a, np.int32), dtype=wp.int32, device=dev)  # noqa: E731
+    d.actor_qd0, d.actor_nqd = i32(h.actor_qd0), i32(h.actor_nqd)
+    d.actor_q0, d.actor_joint0, d.actor_body0 = i32(h.actor_q0), i32(h.actor_joint0), i32(h.actor_body0)
+    d.actor_floating, d.actor_articulation = i32(h.actor_floating), i32(h.actor_articulation)
+    d.actor_env, d.actor_dof0, d.actor_ndof = i32(h.actor_env), i32(h.actor_dof0), i32(h.actor_ndof)
+    d.actor_all = i32(np.arange(n_act))
+    d.dof_identity = i32(np.arange(num_dofs))
     d.speed_caps = sim.type == SimType.SIM_PHYSX
     h.dof_axis_inertia = _dof_axis_inertia(model, h, actors)
     d.dof_axis_inertia = wp.array(h.dof_axis_inertia, dtype=wp.float32, device=dev)

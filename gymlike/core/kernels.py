@@ -215,3 +215,30 @@ def add_one_body_wrench(f: wp.vec3, t: wp.vec3, p: wp.vec3, has_pos: int, space:
                         body_com: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.spatial_vector)):
     """The handle API's apply_body_forces / apply_body_force_at_pos on one body."""
     out[b] = out[b] + user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], origin)
+
+
+@wp.kernel
+def write_dof_values(src: wp.array(dtype=wp.float32), src_local: int, ids: wp.array(dtype=wp.int32),
+                     dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
+                     dst_index: wp.array(dtype=wp.int32), dst: wp.array(dtype=wp.float32), accumulate: int,
+                     actor_env: wp.array(dtype=wp.int32), kind: int, bad_env: wp.array(dtype=wp.int32),
+                     bad_kind: wp.array(dtype=wp.int32), bad_count: wp.array(dtype=wp.int32)):
+    """DOF targets and efforts of the listed actors, for both APIs (core/drives.py):
+    dst[dst_index[d]] (+)= src[d] over each actor's DOFs d (DOMAIN_SIM rows; with src_local, src
+    holds the one actor's values from 0). Non-finite or absurd values are flagged for the NaN
+    guard."""
+    i = wp.tid()
+    a = ids[i]
+    for k in range(ndof[a]):
+        d = dof0[a] + k
+        v = float(0.0)
+        if src_local != 0:
+            v = src[k]
+        else:
+            v = src[d]
+        if bad_value(v):
+            flag_bad_input(actor_env[a], kind, bad_env, bad_kind, bad_count)
+        if accumulate != 0:
+            dst[dst_index[d]] = dst[dst_index[d]] + v
+        else:
+            dst[dst_index[d]] = v

@@ -95,7 +95,7 @@ class Actor:
         self.pending_dof_state = None      # DOF state set before the model existed
         self.pending_body_states = None    # body states set before the model existed
         self.deferred = []                 # state writes to replay once the model exists
-        # controls recorded before the model exists (core/control.py applies them at finalize)
+        # controls recorded before the model exists (core/drives.py applies them at finalize)
         self.pos_targets = np.zeros(asset.dof_count, np.float32)
         self.vel_targets = np.zeros(asset.dof_count, np.float32)
         self.pending_efforts = None
@@ -180,7 +180,7 @@ class Sim:
         self.destroyed = False
         self._actor_starts = None
         self.listeners = []              # objects with on_simulate() (tensor API)
-        self.pending_wrenches = []       # body forces applied before the model exists (core/control.py)
+        self.pending_wrenches = []       # body forces applied before the model exists (core/wrenches.py)
         self._step_launch = None         # recorded step-path launches (_launcher)
         from . import session
         self.step_limit = session.step_limit_for_new_sim()   # gymlike.run --max-frames (else None)

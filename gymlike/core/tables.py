@@ -91,17 +91,27 @@ class DeviceTables(Declared):
     ang_damp: Any              # float32 1/s: AssetOptions.angular_damping
     body_lin_cap: Any          # float32 m/s: AssetOptions.max_linear_velocity
     body_ang_cap: Any          # float32 rad/s: AssetOptions.max_angular_velocity
-    # actors (A,)
+    dof_identity: Any          # int32: 0 .. D-1 (the index of dof_effort rows)
+    # actors (A,): int32 copies of the HostTables index maps of the same name
+    actor_env: Any
+    actor_body0: Any
+    actor_joint0: Any
+    actor_q0: Any
+    actor_qd0: Any
+    actor_nqd: Any
+    actor_dof0: Any
+    actor_ndof: Any
+    actor_floating: Any
+    actor_articulation: Any
+    actor_all: Any             # 0 .. A-1 (the non-indexed setters' actor list)
     actor_speed_scale: Any     # float32: velocity scale from the speed caps, per substep
-    actor_qd0: Any             # int32: first Newton joint DOF
-    actor_nqd: Any             # int32: Newton joint DOFs
     # NaN guard
     nan_worlds: Any            # (E,) int32: envs whose state went NaN/inf or diverged
     nan_count: Any             # (1,) int32
     bad_input: Any             # (len(kernels.BAD_INPUT_KINDS),) int32: non-finite inputs, per kind
     # flags steering simulate (each set by the module named)
-    efforts_pending: bool      # dof_effort holds efforts to apply (control.py, tensors.py)
-    forces_pending: bool       # body_force holds wrenches to apply (control.py, tensors.py)
+    efforts_pending: bool      # dof_effort holds efforts to apply (drives.py)
+    forces_pending: bool       # body_force holds wrenches to apply (wrenches.py, tensors.py)
     passive_forces: bool       # gravity off or damping on some body: the wrench kernel must run (props.py)
     velocity_clamp: bool       # some DOF has a velocity limit (props.py, SIM_PHYSX)
     speed_caps: bool           # body speed caps apply (SIM_PHYSX)

@@ -93,24 +93,6 @@ def scatter_actor_dofs(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp
 
 
 @wp.kernel
-def scatter_actor_values(src: wp.array(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
-                          dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
-                          dst_index: wp.array(dtype=wp.int32), dst: wp.array(dtype=wp.float32),
-                          actor_env: wp.array(dtype=wp.int32), kind: int, bad_env: wp.array(dtype=wp.int32),
-                          bad_kind: wp.array(dtype=wp.int32), bad_count: wp.array(dtype=wp.int32)):
-    """dst[dst_index[d]] = src[d] for the DOFs of the listed actors (targets, actuation forces);
-    non-finite or absurd values are flagged for the NaN guard."""
-    i = wp.tid()
-    a = ids[i]
-    for k in range(ndof[a]):
-        d = dof0[a] + k
-        v = src[d]
-        if K.bad_value(v):
-            K.flag_bad_input(actor_env[a], kind, bad_env, bad_kind, bad_count)
-        dst[dst_index[d]] = v
-
-
-@wp.kernel
 def scatter_bodies(src: wp.array2d(dtype=wp.float32), body_origin: wp.array(dtype=wp.vec3),
                     body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector)):
     b = wp.tid()

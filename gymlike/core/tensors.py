@@ -74,8 +74,6 @@ class GymTensor:
         return f"<gymapi.Tensor shape={self.shape} dtype={self._torch.dtype} device={self._torch.device}>"
 
 
-# index into kernels.BAD_INPUT_KINDS of each set_dof_values kind
-_VALUE_KINDS = {"pos_target": 0, "vel_target": 1, "actuation": 2}
 
 
 # ============================================================================ per-sim state
@@ -88,18 +86,8 @@ class TensorAPI:
         self.torch = torch
         h = sim.host
         dev = sim.device
-        i32 = lambda a: wp.array(np.ascontiguousarray(a, np.int32), dtype=wp.int32, device=dev)  # noqa: E731
         self.n_act, self.n_body, self.n_dof = h.num_actors, h.num_bodies, h.num_dofs
-        self.root_body = i32(h.actor_body0)
-        self.floating = i32(h.actor_floating)
-        self.root_q0 = i32(h.actor_q0)
-        self.root_qd0 = i32(h.actor_qd0)
-        self.root_joint = i32(h.actor_joint0)
-        self.actor_art = i32(h.actor_articulation)
-        self.actor_env = i32(h.actor_env)
-        self.dof0 = i32(h.actor_dof0)
-        self.ndof = i32(h.actor_ndof)
-        self.all_actors = i32(np.arange(self.n_act))
+        # (index maps: sim.dev, shared with the handle API)
         self.arts = wp.zeros(max(1, self.n_act), dtype=wp.int32, device=dev)
         self.host_floating = h.actor_floating.astype(bool)
         self.has_fixed = not self.host_floating.all()
@@ -167,7 +155,7 @@ class TensorAPI:
 
     def refresh_roots(self, t):
         st = self.sim.state
-        self.launch(("roots", id(st)), TK.gather_roots, self.n_act, (st.body_q, st.body_qd, self.root_body, self.sim.dev.body_origin, t._wp))
+        self.launch(("roots", id(st)), TK.gather_roots, self.n_act, (st.body_q, st.body_qd, self.sim.dev.actor_body0, self.sim.dev.body_origin, t._wp))
 
     def refresh_bodies(self, t):
         st = self.sim.state
@@ -221,7 +209,7 @@ class TensorAPI:
         """The actors a setter writes: every actor for ALL, else the validated index tensor.
         Returns (warp int32 ids, host ids or None for all, count)."""
         if indices is ALL:
-            return self.all_actors, None, self.n_act
+            return self.sim.dev.actor_all, None, self.n_act
         ids, host = self.actor_ids(indices, count, what)
         return ids, host, len(host)
 
@@ -260,10 +248,10 @@ class TensorAPI:
         if n == 0:
             return True
         self.sim.sync_joint_state()
-        m, st = self.sim.model, self.sim.state
+        m, st, d = self.sim.model, self.sim.state, self.sim.dev
         self.launch("set_roots", TK.scatter_roots, n,
-                    (src, ids, self.floating, self.root_q0, self.root_qd0, self.root_joint, self.actor_art,
-                     m.joint_X_c, self.root_body, self.sim.dev.body_origin, st.joint_q, st.joint_qd,
+                    (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
+                     m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd,
                      m.joint_X_p, self.arts))
         if self.has_fixed and (host is None or not self.host_floating[host].all()):
             from .props import notify
@@ -279,33 +267,20 @@ class TensorAPI:
         self.sim.sync_joint_state()
         st, d = self.sim.state, self.sim.dev
         self.launch("set_dofs", TK.scatter_actor_dofs, n,
-                    (src, ids, self.dof0, self.ndof, d.dof_q, d.dof_qd, self.actor_art, st.joint_q, st.joint_qd,
+                    (src, ids, d.actor_dof0, d.actor_ndof, d.dof_q, d.dof_qd, d.actor_articulation, st.joint_q, st.joint_qd,
                      self.arts))
         self._fk(n, host)
         return True
 
     def set_dof_values(self, kind, tensor, indices, count, what):
-        """kind: 'pos_target' | 'vel_target' | 'actuation'."""
+        """kind: 'pos_target' | 'vel_target' | 'actuation' (core/drives.py writes them)."""
+        from . import drives
         src = self.as_array(tensor, what, self.n_dof)
         ids, _, n = self.targets(indices, count, what)
         if n == 0 or self.n_dof == 0:
             return True
-        d, c = self.sim.dev, self.sim.control
-        if kind == "pos_target":
-            dst, idx = c.joint_target_q, d.dof_q
-        elif kind == "vel_target":
-            dst, idx = c.joint_target_qd, d.dof_qd
-        else:
-            dst, idx = d.dof_effort, self.identity_dofs()
-            d.efforts_pending = True
-        self.launch(kind, TK.scatter_actor_values, n, (src, ids, self.dof0, self.ndof, idx, dst, self.actor_env,
-                                                       _VALUE_KINDS[kind], d.nan_worlds, d.bad_input, d.nan_count))
+        drives.write(self.sim, kind, src, ids, n, launch=self.launch)
         return True
-
-    def identity_dofs(self):
-        if not hasattr(self, "_identity_dofs"):
-            self._identity_dofs = wp.array(np.arange(self.n_dof, dtype=np.int32), dtype=wp.int32, device=self.sim.device)
-        return self._identity_dofs
 
     def set_bodies(self, tensor, what):
         """All rigid body states -> bodies, then joints follow (inverse then forward kinematics)."""
