@@ -30,7 +30,7 @@ from .core.types import (  # noqa: F401
     eulers_to_quats_zyx, quats_to_eulers_zyx, rotate, rotate_inverse, transform,
     transform_inverse,
 )
-from .core.types import DOF_FRAME_DTYPE as _DOF_FRAME_DTYPE, TRANSFORM_DTYPE as _TRANSFORM_DTYPE
+from .core.types import TRANSFORM_DTYPE as _TRANSFORM_DTYPE
 from .core.types import coerce as _coerce
 from .core.runtime import serialized as _serialized
 
@@ -47,20 +47,13 @@ from .render.viewer import Viewer  # noqa: E402
 from .core.tensors import GymTensor as Tensor  # noqa: E402
 
 
+def _S():
+    from .core import state
+    return state
+
+
 def _names_dict(names):
     return {n: i for i, n in enumerate(names)}
-
-
-def _mesh_kinds(mesh_type, what):
-    """MESH_COLLISION / MESH_VISUAL / MESH_VISUAL_AND_COLLISION -> the kinds stored (1, 2)."""
-    try:
-        m = int(_enums.MeshType(int(mesh_type)))
-    except (ValueError, TypeError):
-        m = 0
-    if m == 0:
-        raise _ValueError(f"{what}: meshType must be MESH_VISUAL, MESH_COLLISION or "
-                          f"MESH_VISUAL_AND_COLLISION, got {mesh_type!r}")
-    return [k for k in (1, 2) if m & k]
 
 
 @_serialized
@@ -143,11 +136,7 @@ class Gym:
 
     def debug_print_asset(self, asset, outpath=None):
         """Print the asset's bodies, joints, DOFs and shapes (to a file if outpath is given)."""
-        a = _h.asset_of(asset)
-        lines = [repr(a), "bodies:"] + [f"  {i}: {n}" for i, n in enumerate(a.body_names)]
-        lines += ["joints:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(a.joint_names, a.joint_types))]
-        lines += ["dofs:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(a.dof_names, a.dof_types))]
-        text = "\n".join(lines)
+        text = _h.asset_of(asset).describe()
         if outpath:
             with open(outpath, "w") as f:
                 f.write(text + "\n")
@@ -310,27 +299,11 @@ class Gym:
 
     def begin_aggregate(self, env, max_bodies, max_shapes, self_collisions):
         """Aggregates are PhysX broad-phase groups; gymlike validates and records them only."""
-        e = _h.env_of(env)
-        if e.aggregate is not None:
-            raise _ValueError(f"begin_aggregate: env {e.index} already has an open aggregate")
-        for nm, v in (("max_bodies", max_bodies), ("max_shapes", max_shapes)):
-            if isinstance(v, bool) or not isinstance(v, (int, _np.integer)) or v < 0:
-                raise _ValueError(f"begin_aggregate: {nm} must be a non-negative int, got {v!r}")
-        e.aggregate = dict(max_bodies=int(max_bodies), max_shapes=int(max_shapes),
-                           self_collisions=bool(self_collisions), actors=0,
-                           bodies0=e.body_count, shapes0=e.shape_count)
+        _h.env_of(env).begin_aggregate(max_bodies, max_shapes, self_collisions)
         return True
 
     def end_aggregate(self, env):
-        e = _h.env_of(env)
-        if e.aggregate is None:
-            raise _ValueError(f"end_aggregate: env {e.index} has no open aggregate (call begin_aggregate first)")
-        agg, e.aggregate = e.aggregate, None
-        nb, ns = e.body_count - agg["bodies0"], e.shape_count - agg["shapes0"]
-        if nb > agg["max_bodies"] or ns > agg["max_shapes"]:
-            _warn(f"end_aggregate: env {e.index} aggregate holds {nb} bodies / {ns} shapes, more than "
-                  f"the declared maximum {agg['max_bodies']} / {agg['max_shapes']} (Isaac Gym would fail)",
-                  RuntimeWarning)
+        _h.env_of(env).end_aggregate()
         return True
 
     def create_aggregate(self, env, actors):
@@ -505,192 +478,94 @@ class Gym:
     def get_sim_joint_count(self, sim):
         return _h.sim_of(sim).total("joint")
 
-    # ================================================================== state (handle API)
+    # ================================================================== state (handle API, core/state.py)
     def get_actor_rigid_body_states(self, env, actor, flags):
         """Rigid body states of an actor, env frame (structured array of RigidBodyState.dtype)."""
-        from .core import state as S
-        a = _h.actor_of(env, actor)
-        s = a.env.sim
-        if not s.finalized:
-            S._flags(flags, "get_actor_rigid_body_states")
-            return S.actor_rest_body_states(a, flags)
-        b0 = int(s.host.actor_body0[a.sim_index])
-        return S.get_body_states(s, b0, a.asset.body_count, a.env.origin, flags, "get_actor_rigid_body_states")
+        return _S().actor_body_states(_h.actor_of(env, actor), flags)
 
     def set_actor_rigid_body_states(self, env, actor, states, flags):
         """Set an actor's body states (env frame); joints follow (root moves, DOFs from link poses)."""
-        from .core import state as S
-        a = _h.actor_of(env, actor)
-        S._check_array(states, RigidBodyState.dtype, a.asset.body_count, "set_actor_rigid_body_states")
-        S.set_actor_body_states(a, states, S._flags(flags, "set_actor_rigid_body_states"),
-                                "set_actor_rigid_body_states")
-        return True
+        return _S().set_actor_body_states_checked(_h.actor_of(env, actor), states, flags)
 
     def get_env_rigid_body_states(self, env, flags):
-        from .core import state as S
-        e = _h.env_of(env)
-        if not e.sim.finalized:
-            return S.rest_body_states(e.actors, flags, "get_env_rigid_body_states")
-        return S.get_body_states(e.sim, e.sim.env_start(e, "body"), e.body_count, e.origin, flags,
-                                 "get_env_rigid_body_states")
+        return _S().env_body_states(_h.env_of(env), flags)
 
     def set_env_rigid_body_states(self, env, states, flags):
-        from .core import state as S
-        e = _h.env_of(env)
-        S._check_array(states, RigidBodyState.dtype, e.body_count, "set_env_rigid_body_states")
-        if not e.sim.finalized:
-            S._flags(flags, "set_env_rigid_body_states")
-            return S.defer_actors_body_states(e.actors, states, flags)
-        S.set_body_states(e.sim, e.sim.env_start(e, "body"), states, e.origin, flags, "set_env_rigid_body_states")
-        return True
+        return _S().set_env_body_states(_h.env_of(env), states, flags)
 
     def get_sim_rigid_body_states(self, sim, flags):
         """All rigid body states, each in its env's frame (as the rigid body state tensor)."""
-        from .core import state as S
-        s = _h.sim_of(sim)
-        if not s.finalized:
-            return S.rest_body_states(s.all_actors(), flags, "get_sim_rigid_body_states")
-        return S.get_body_states(s, 0, s.total("body"), S.sim_origins(s), flags, "get_sim_rigid_body_states")
+        return _S().sim_body_states(_h.sim_of(sim), flags)
 
     def set_sim_rigid_body_states(self, sim, states, flags):
-        from .core import state as S
-        s = _h.sim_of(sim)
-        S._check_array(states, RigidBodyState.dtype, s.total("body"), "set_sim_rigid_body_states")
-        if not s.finalized:
-            S._flags(flags, "set_sim_rigid_body_states")
-            return S.defer_actors_body_states(s.all_actors(), states, flags)
-        S.set_body_states(s, 0, states, S.sim_origins(s), flags, "set_sim_rigid_body_states")
-        return True
+        return _S().set_sim_body_states(_h.sim_of(sim), states, flags)
 
     def get_actor_dof_states(self, env, actor, flags):
-        from .core import state as S
-        a = _h.actor_of(env, actor)
-        s = a.env.sim
-        if not s.finalized:
-            S._flags(flags, "get_actor_dof_states")
-            return S.actor_default_dof_states(a, flags)
-        return S.get_dof_states(s, a.sim_index, flags, "get_actor_dof_states")
+        return _S().actor_dof_states(_h.actor_of(env, actor), flags)
 
     def set_actor_dof_states(self, env, actor, states, flags):
-        from .core import state as S
-        a = _h.actor_of(env, actor)
-        S._check_array(states, DofState.dtype, a.asset.dof_count, "set_actor_dof_states")
-        flags = S._flags(flags, "set_actor_dof_states")
-        s = a.env.sim
-        if not s.finalized:
-            if a.deferred:  # keep the order of earlier deferred body-state writes
-                states = states.copy()
-                a.deferred.append(lambda: self.set_actor_dof_states(env, actor, states, flags))
-            S.defer_dof_states(a, states, flags)
-            return True
-        S.set_dof_states(s, [a.sim_index], states, flags, "set_actor_dof_states")
-        return True
+        return _S().set_actor_dof_states_checked(_h.actor_of(env, actor), states, flags)
 
     def get_vec_actor_dof_states(self, envs, actors, flags):
         """DOF states of one actor (or one actor per env) across several envs, concatenated."""
-        if not isinstance(envs, (list, tuple)):
-            raise _TypeError("get_vec_actor_dof_states: envs must be a list of Env handles")
-        acts = actors if isinstance(actors, (list, tuple)) else [actors] * len(envs)
-        if len(acts) != len(envs):
-            raise _ValueError(f"get_vec_actor_dof_states: {len(envs)} envs but {len(acts)} actor handles")
-        parts = [self.get_actor_dof_states(e, a, flags) for e, a in zip(envs, acts)]
+        pairs = _h.env_actor_pairs(envs, actors)
+        parts = [_S().actor_dof_states(_h.actor_of(e, a), flags) for e, a in pairs]
         return _np.concatenate(parts) if parts else _np.zeros(0, DofState.dtype)
 
     def get_actor_joint_transforms(self, env, actor):
         """World-to-env transforms of the actor's joint frames (Transform.dtype array)."""
-        from .core import state as S
-        a = _h.actor_of(env, actor)
-        a.env.sim.ensure_ready("get_actor_joint_transforms")
-        frames, _ = S.joint_world_frames(a.env.sim, a.sim_index, a.asset)
-        out = _np.zeros(len(frames), _TRANSFORM_DTYPE)
-        v = out.view(_np.float32).reshape(-1, 7)
-        v[:] = frames
-        v[:, 0:3] -= a.env.origin
-        return out
+        return _S().actor_joint_transforms(_h.actor_of(env, actor))
 
     def get_joint_transform(self, env, handle):
-        e = _h.env_of(env)
-        a, i = _h.actor_at(e, handle, "joint", "get_joint_transform")
-        t = self.get_actor_joint_transforms(env, a.handle)[i]
+        a, i = _h.actor_at(_h.env_of(env), handle, "joint")
+        t = _S().actor_joint_transforms(a)[i]
         return Transform(Vec3(*t["p"].tolist()), Quat(*t["r"].tolist()))
 
     def get_actor_dof_frames(self, env, actor):
         """Origin (env frame) and world axis of each DOF (DofFrame.dtype array)."""
-        from .core import state as S
-        a = _h.actor_of(env, actor)
-        a.env.sim.ensure_ready("get_actor_dof_frames")
-        frames, axes = S.joint_world_frames(a.env.sim, a.sim_index, a.asset)
-        out = _np.zeros(a.asset.dof_count, _DOF_FRAME_DTYPE)
-        v = out.view(_np.float32).reshape(-1, 6)
-        if a.asset.dof_count:
-            v[:, 0:3] = frames[a.asset.dof_joint, 0:3] - a.env.origin
-            v[:, 3:6] = axes
-        return out
+        return _S().actor_dof_frames(_h.actor_of(env, actor))
 
     def get_dof_frame(self, env, handle):
-        e = _h.env_of(env)
-        a, i = _h.actor_at(e, handle, "dof", "get_dof_frame")
-        f = self.get_actor_dof_frames(env, a.handle)[i]
+        a, i = _h.actor_at(_h.env_of(env), handle, "dof")
+        f = _S().actor_dof_frames(a)[i]
         return DofFrame(Vec3(*f["origin"].tolist()), Vec3(*f["axis"].tolist()))
 
     def get_rigid_transform(self, env, handle):
-        e = _h.env_of(env)
-        a, i = _h.actor_at(e, handle, "body", "get_rigid_transform")
-        st = self.get_actor_rigid_body_states(env, a.handle, STATE_POS)[i]  # noqa: F405
+        st = _S().body_state(_h.env_of(env), handle, STATE_POS)  # noqa: F405
         return Transform(Vec3(*st["pose"]["p"].tolist()), Quat(*st["pose"]["r"].tolist()))
 
     def get_rigid_linear_velocity(self, env, handle):
-        e = _h.env_of(env)
-        a, i = _h.actor_at(e, handle, "body", "get_rigid_linear_velocity")
-        st = self.get_actor_rigid_body_states(env, a.handle, STATE_VEL)[i]  # noqa: F405
-        return Vec3(*st["vel"]["linear"].tolist())
+        return Vec3(*_S().body_state(_h.env_of(env), handle, STATE_VEL)["vel"]["linear"].tolist())  # noqa: F405
 
     def get_rigid_angular_velocity(self, env, handle):
-        e = _h.env_of(env)
-        a, i = _h.actor_at(e, handle, "body", "get_rigid_angular_velocity")
-        st = self.get_actor_rigid_body_states(env, a.handle, STATE_VEL)[i]  # noqa: F405
-        return Vec3(*st["vel"]["angular"].tolist())
-
-    def _set_rigid_field(self, env, handle, what, fn):
-        e = _h.env_of(env, what)
-        a, i = _h.actor_at(e, handle, "body", what)
-        st = self.get_actor_rigid_body_states(env, a.handle, STATE_ALL)  # noqa: F405
-        fn(st[i])
-        self.set_actor_rigid_body_states(env, a.handle, st, STATE_ALL)  # noqa: F405
+        return Vec3(*_S().body_state(_h.env_of(env), handle, STATE_VEL)["vel"]["angular"].tolist())  # noqa: F405
 
     def set_rigid_transform(self, env, handle, transform):  # noqa: F811  (Isaac Gym's argument name)
-        transform = _coerce(Transform, transform, "set_rigid_transform")
-
-        def f(row):
-            row["pose"]["p"] = transform.p.to_tuple()
-            row["pose"]["r"] = transform.r.to_tuple()
-        self._set_rigid_field(env, handle, "set_rigid_transform", f)
+        t = _coerce(Transform, transform, "set_rigid_transform")
+        _S().set_body_field(_h.env_of(env), handle, lambda row: row.__setitem__(
+            "pose", (t.p.to_tuple(), t.r.to_tuple())))
 
     def set_rigid_linear_velocity(self, env, handle, velocity):
-        velocity = _coerce(Vec3, velocity, "set_rigid_linear_velocity")
-        self._set_rigid_field(env, handle, "set_rigid_linear_velocity",
-                              lambda row: row["vel"].__setitem__("linear", velocity.to_tuple()))
+        v = _coerce(Vec3, velocity, "set_rigid_linear_velocity")
+        _S().set_body_field(_h.env_of(env), handle, lambda row: row["vel"].__setitem__("linear", v.to_tuple()))
 
     def set_rigid_angular_velocity(self, env, handle, velocity):
-        velocity = _coerce(Vec3, velocity, "set_rigid_angular_velocity")
-        self._set_rigid_field(env, handle, "set_rigid_angular_velocity",
-                              lambda row: row["vel"].__setitem__("angular", velocity.to_tuple()))
+        v = _coerce(Vec3, velocity, "set_rigid_angular_velocity")
+        _S().set_body_field(_h.env_of(env), handle, lambda row: row["vel"].__setitem__("angular", v.to_tuple()))
 
     def get_vec_rigid_transform(self, envs, handles):
-        hs = handles if isinstance(handles, (list, tuple)) else [handles] * len(envs)
         out = _np.zeros(len(envs), _TRANSFORM_DTYPE)
-        for k, (e, h) in enumerate(zip(envs, hs)):
-            t = self.get_rigid_transform(e, h)
-            out[k] = (t.p.to_tuple(), t.r.to_tuple())
+        for k, (e, h) in enumerate(_h.env_actor_pairs(envs, handles)):
+            out[k] = _S().body_state(_h.env_of(e), h, STATE_POS)["pose"]  # noqa: F405
         return out
 
     def get_vec_rigid_linear_velocity(self, envs, handles):
-        hs = handles if isinstance(handles, (list, tuple)) else [handles] * len(envs)
-        return _np.array([tuple(self.get_rigid_linear_velocity(e, h)) for e, h in zip(envs, hs)], Vec3.dtype)
+        return _np.array([tuple(_S().body_state(_h.env_of(e), h, STATE_VEL)["vel"]["linear"])  # noqa: F405
+                          for e, h in _h.env_actor_pairs(envs, handles)], Vec3.dtype)
 
     def get_vec_rigid_angular_velocity(self, envs, handles):
-        hs = handles if isinstance(handles, (list, tuple)) else [handles] * len(envs)
-        return _np.array([tuple(self.get_rigid_angular_velocity(e, h)) for e, h in zip(envs, hs)], Vec3.dtype)
+        return _np.array([tuple(_S().body_state(_h.env_of(e), h, STATE_VEL)["vel"]["angular"])  # noqa: F405
+                          for e, h in _h.env_actor_pairs(envs, handles)], Vec3.dtype)
 
     # ================================================================== tensor API (core/tensors.py)
     def acquire_actor_root_state_tensor(self, sim):
@@ -946,51 +821,23 @@ class Gym:
 
     def set_rigid_body_color(self, env, actorHandle, rigidIndex, meshType, color):
         """Store a body's color for rendering (MESH_VISUAL, MESH_COLLISION or both)."""
-        a = _h.actor_of(env, actorHandle)
-        i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_color", "rigid body")
-        kinds = _mesh_kinds(meshType, "set_rigid_body_color")
-        color = _coerce(Vec3, color, "set_rigid_body_color: color")
-        rgb = color.to_tuple()
-        if not all(_np.isfinite(rgb)):
-            raise _ValueError(f"set_rigid_body_color: color must be finite, got {color}")
-        for k in kinds:
-            a.body_colors[(i, k)] = tuple(float(c) for c in rgb)
-            if a.env.sim.model is not None:
-                _cameras().apply_body_color(a.env.sim, a, i, k, a.body_colors[(i, k)])
+        _looks().set_color(_h.actor_of(env, actorHandle), rigidIndex, meshType, color)
 
     def get_rigid_body_color(self, env, actorHandle, rigidIndex, meshType):
         """A body's color: the one set, else the asset's."""
-        from .core import props as P
-        a = _h.actor_of(env, actorHandle)
-        i = _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_color", "rigid body")
-        return Vec3(*P.body_color(a, i, _mesh_kinds(meshType, "get_rigid_body_color")[0]))
+        return _looks().color(_h.actor_of(env, actorHandle), rigidIndex, meshType)
 
     def reset_actor_materials(self, env, actorHandle, meshType):
         """Forget the colors set on the actor's bodies for that mesh type (back to the asset's)."""
-        a = _h.actor_of(env, actorHandle)
-        kinds = _mesh_kinds(meshType, "reset_actor_materials")
-        C = _cameras()
-        for key in [k for k in a.body_colors if k[1] in kinds]:
-            del a.body_colors[key]
-            if a.env.sim.model is not None:
-                C.restore_body_color(a.env.sim, a, *key)
-        for b in range(a.asset.body_count):
-            C.system(a.env.sim).set_body_texture(a, b, kinds, None)
+        _looks().reset_materials(_h.actor_of(env, actorHandle), meshType)
 
     def set_rigid_body_segmentation_id(self, env, actorHandle, rigidIndex, segmentationId):
         """Store a body's segmentation id (camera segmentation images)."""
-        a = _h.actor_of(env, actorHandle)
-        i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_segmentation_id", "rigid body")
-        if isinstance(segmentationId, bool) or not isinstance(segmentationId, (int, _np.integer)) or segmentationId < 0:
-            raise _ValueError(f"set_rigid_body_segmentation_id: segmentationId must be an int >= 0, got {segmentationId!r}")
-        a.body_segmentation[i] = int(segmentationId)
-        _cameras().system(a.env.sim).segmentation_changed()
+        _looks().set_segmentation_id(_h.actor_of(env, actorHandle), rigidIndex, segmentationId)
 
     def get_rigid_body_segmentation_id(self, env, actorHandle, rigidIndex):
         """A body's segmentation id: the one set, else the actor's segmentationId."""
-        from .core import props as P
-        a = _h.actor_of(env, actorHandle)
-        return P.body_segmentation_id(a, _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_segmentation_id", "rigid body"))
+        return _looks().segmentation_id(_h.actor_of(env, actorHandle), rigidIndex)
 
     # ================================================================== cameras, textures, light
     # Newton's ray-traced SensorCamera; conventions in gymlike/render/cameras.py and
@@ -1080,17 +927,11 @@ class Gym:
 
     def set_rigid_body_texture(self, env, actorHandle, rigidIndex, meshType, texture_handle):
         """Show a texture on a body's shapes (camera images; projected onto primitives)."""
-        a = _h.actor_of(env, actorHandle)
-        i = _h.index(rigidIndex, a.asset.body_count, "set_rigid_body_texture", "rigid body")
-        kinds = _mesh_kinds(meshType, "set_rigid_body_texture")
-        cams = _cameras().system(a.env.sim)
-        cams.set_body_texture(a, i, kinds, cams.texture(texture_handle, "set_rigid_body_texture"))
+        _looks().set_texture(_h.actor_of(env, actorHandle), rigidIndex, meshType, texture_handle)
 
     def get_rigid_body_texture(self, env, actorHandle, rigidIndex, meshType):
         """The texture handle set on a body, INVALID_HANDLE if none."""
-        a = _h.actor_of(env, actorHandle)
-        i = _h.index(rigidIndex, a.asset.body_count, "get_rigid_body_texture", "rigid body")
-        return _cameras().system(a.env.sim).body_texture(a, i, _mesh_kinds(meshType, "get_rigid_body_texture")[0])
+        return _looks().texture(_h.actor_of(env, actorHandle), rigidIndex, meshType)
 
     def set_light_parameters(self, sim, light_index, intensity, ambient, direction):
         """Light 0 of the camera renderer: RGB intensity, ambient RGB, direction it shines along."""
@@ -1485,6 +1326,11 @@ def _actuator_props(x):
                            upper_control_limit=x["ctrl"][1], lower_force_limit=x["force"][0],
                            upper_force_limit=x["force"][1])
     return p
+
+
+def _looks():
+    from .render import looks
+    return looks
 
 
 def _cameras():

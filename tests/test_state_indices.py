@@ -233,3 +233,74 @@ def test_handles_from_another_sim_are_rejected(gym, scene):
     gym.destroy_sim(other)
     with pytest.raises(RuntimeError, match="destroyed"):
         gym.simulate(other)
+
+
+def test_single_body_getters_setters_and_vec_reads_in_env_frames(gym, scene):
+    """get/set_rigid_transform, get/set_rigid_linear/angular_velocity, the get_vec_* reads and
+    the joint/DOF frame getters, on envs spaced 4 m apart: every value is in its env's frame."""
+    sim, envs = scene
+    gym.prepare_sim(sim)
+    box = 3                                  # env-domain body handle: arm_fixed has 3 bodies
+    for k, env in enumerate(envs):
+        gym.set_rigid_transform(env, box, gymapi.Transform(gymapi.Vec3(0.5, 0.1 * k, 0.8), gymapi.Quat(0, 0, 0, 1)))
+        gym.set_rigid_linear_velocity(env, box, gymapi.Vec3(0.0, 0.0, 1.0 + k))
+        gym.set_rigid_angular_velocity(env, box, gymapi.Vec3(0.0, 0.3, 0.0))
+    for k, env in enumerate(envs):
+        t = gym.get_rigid_transform(env, box)
+        assert (t.p.x, t.p.y, t.p.z) == pytest.approx((0.5, 0.1 * k, 0.8), abs=1e-5)
+        assert gym.get_rigid_linear_velocity(env, box).z == pytest.approx(1.0 + k, abs=1e-5)
+        assert gym.get_rigid_angular_velocity(env, box).y == pytest.approx(0.3, abs=1e-5)
+        # the world position is the env origin plus the env-frame one
+        world = gym.get_env_origin(env).x + t.p.x
+        assert world == pytest.approx(gym.get_env_origin(env).x + 0.5)
+    vec = gym.get_vec_rigid_transform(envs, box)
+    np.testing.assert_allclose(vec["p"]["y"], [0.0, 0.1, 0.2], atol=1e-5)
+    lin = gym.get_vec_rigid_linear_velocity(envs, [box] * 3)
+    np.testing.assert_allclose(lin["z"], [1.0, 2.0, 3.0], atol=1e-5)
+    # DOF states of the fixed arm across envs, concatenated in env order
+    for k, env in enumerate(envs):
+        st = gym.get_actor_dof_states(env, 0, gymapi.STATE_ALL)
+        st["pos"] = [0.1 * (k + 1), -0.2]
+        gym.set_actor_dof_states(env, 0, st, gymapi.STATE_ALL)
+    both = gym.get_vec_actor_dof_states(envs, 0, gymapi.STATE_POS)
+    np.testing.assert_allclose(both["pos"], [0.1, -0.2, 0.2, -0.2, 0.3, -0.2], atol=1e-6)
+    with pytest.raises(ValueError, match="get_vec_actor_dof_states: 3 envs but 2 handles"):
+        gym.get_vec_actor_dof_states(envs, [0, 0], gymapi.STATE_POS)
+    # joint frame of the elbow (env-domain joint 1) and its DOF frame agree, in the env frame
+    jt = gym.get_joint_transform(envs[1], 1)
+    df = gym.get_dof_frame(envs[1], 1)
+    assert (jt.p.x, jt.p.y, jt.p.z) == pytest.approx((df.origin.x, df.origin.y, df.origin.z), abs=1e-5)
+    assert abs(jt.p.x) < 1.0                 # env frame, not world (the envs are 4 m apart)
+    assert (df.axis.x, df.axis.y, df.axis.z) == pytest.approx((0.0, 1.0, 0.0), abs=1e-5)
+
+
+def test_aggregates_are_validated_and_recorded(gym, tmp_path):
+    sim = make_sim(gym, "physx")
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    with pytest.raises(ValueError, match="end_aggregate: env 0 has no open aggregate"):
+        gym.end_aggregate(env)
+    with pytest.raises(ValueError, match="begin_aggregate: max_bodies must be a non-negative int"):
+        gym.begin_aggregate(env, -1, 4, True)
+    assert gym.begin_aggregate(env, 1, 1, True)
+    with pytest.raises(ValueError, match="already has an open aggregate"):
+        gym.begin_aggregate(env, 1, 1, True)
+    gym.create_actor(env, box, pose(0, 0, 0.5), "a", 0, 0)
+    gym.create_actor(env, box, pose(0.3, 0, 0.5), "b", 0, 0)
+    with pytest.warns(RuntimeWarning, match="aggregate holds 2 bodies / 2 shapes, more than the declared maximum 1 / 1"):
+        assert gym.end_aggregate(env)
+    gym.prepare_sim(sim)
+    gym.simulate(sim)
+    assert gym.get_actor_count(env) == 2
+
+
+def test_debug_print_asset_lists_bodies_joints_and_dofs(gym, tmp_path, capsys):
+    write(tmp_path, "arm2.urdf", TWO_LINK)
+    sim = make_sim(gym, "physx")
+    asset = gym.load_asset(sim, str(tmp_path), "arm2.urdf", options(fix_base_link=True))
+    gym.debug_print_asset(asset)
+    printed = capsys.readouterr().out
+    out = tmp_path / "arm2.txt"
+    gym.debug_print_asset(asset, str(out))
+    assert out.read_text().strip() == printed.strip()
+    assert "1: upper" in printed and "1: elbow (JOINT_REVOLUTE)" in printed and "0: shoulder (DOF_ROTATION)" in printed

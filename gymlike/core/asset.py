@@ -282,6 +282,13 @@ class Asset:
     def joint_index(self, name):
         return self.joint_names.index(name) if name in self.joint_names else -1
 
+    def describe(self):
+        """debug_print_asset's text: bodies, joints and DOFs with their types."""
+        lines = [repr(self), "bodies:"] + [f"  {i}: {n}" for i, n in enumerate(self.body_names)]
+        lines += ["joints:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(self.joint_names, self.joint_types))]
+        lines += ["dofs:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(self.dof_names, self.dof_types))]
+        return "\n".join(lines)
+
     def __repr__(self):
         return (f"<gymlike Asset '{self.name}': {self.body_count} bodies, {self.joint_count} joints, "
                 f"{self.dof_count} dofs, {self.shape_count} shapes>")

@@ -145,7 +145,7 @@ def build_model(sim):
     sim.attach(model=model)
     _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0)
     sim.host.static_shape_seg = static_seg
-    from ..render.cameras import apply_all_colors
+    from ..render.looks import apply_all_colors
     apply_all_colors(sim)              # set_rigid_body_color calls made before the model existed
     from . import props
     props.write_all(sim)

@@ -96,8 +96,20 @@ def to_domain(actor, local, kind, domain, what=None):
     return actor.env.sim.env_start(actor.env, kind) + env_idx
 
 
-def actor_at(env, env_index, kind, what):
+def env_actor_pairs(envs, handles):
+    """The get_vec_* calls' (env, handle) pairs: one handle per env, or one for all."""
+    what = call_name()
+    if not isinstance(envs, (list, tuple)):
+        raise GymlikeTypeError(f"{what}: envs must be a list of Env handles, got {type(envs).__name__}")
+    hs = list(handles) if isinstance(handles, (list, tuple)) else [handles] * len(envs)
+    if len(hs) != len(envs):
+        raise GymlikeValueError(f"{what}: {len(envs)} envs but {len(hs)} handles")
+    return list(zip(envs, hs))
+
+
+def actor_at(env, env_index, kind, what=None):
     """(actor, local index) of an env-domain body/dof/joint handle."""
+    what = what or call_name()
     counts = {"body": env.body_count, "dof": env.dof_count, "joint": env.joint_count}[kind]
     index(env_index, counts, what, kind)
     starts = np.array([getattr(a, _STARTS[kind]) for a in env.actors])

@@ -416,20 +416,4 @@ def set_actor_scale(actor, scale, what):
 
 
 # ---------------------------------------------------------------------------- rendering attributes
-def body_color(actor, body, mesh_type):
-    """The color set for a body (mesh_type MESH_VISUAL or MESH_COLLISION), else the color of the
-    asset's first shape of that body, else light grey. Renderers read this."""
-    c = actor.body_colors.get((int(body), int(mesh_type)))
-    if c is not None:
-        return c
-    b = actor.asset.builder(1.0, True)
-    colors = getattr(b, "shape_color", [])
-    for s, sb in enumerate(b.shape_body):
-        if sb == body and s < len(colors) and colors[s] is not None:
-            return tuple(float(x) for x in colors[s])
-    return (0.7, 0.7, 0.7)
 
-
-def body_segmentation_id(actor, body):
-    """The segmentation id of a body: set per body, else the actor's segmentationId."""
-    return int(actor.body_segmentation.get(int(body), actor.segmentation_id))

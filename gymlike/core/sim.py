@@ -55,6 +55,27 @@ class Env:
         self.body_count = self.dof_count = self.joint_count = self.shape_count = 0
         self.aggregate = None            # (max_bodies, max_shapes, self_collisions) while open
 
+
+    # aggregates are PhysX broad-phase groups: validated and recorded, nothing else
+    def begin_aggregate(self, max_bodies, max_shapes, self_collisions):
+        if self.aggregate is not None:
+            raise GymlikeValueError(f"begin_aggregate: env {self.index} already has an open aggregate")
+        for name, v in (("max_bodies", max_bodies), ("max_shapes", max_shapes)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+                raise GymlikeValueError(f"begin_aggregate: {name} must be a non-negative int, got {v!r}")
+        self.aggregate = dict(max_bodies=int(max_bodies), max_shapes=int(max_shapes),
+                              self_collisions=bool(self_collisions), actors=0,
+                              bodies0=self.body_count, shapes0=self.shape_count)
+
+    def end_aggregate(self):
+        if self.aggregate is None:
+            raise GymlikeValueError(f"end_aggregate: env {self.index} has no open aggregate (call begin_aggregate first)")
+        agg, self.aggregate = self.aggregate, None
+        nb, ns = self.body_count - agg["bodies0"], self.shape_count - agg["shapes0"]
+        if nb > agg["max_bodies"] or ns > agg["max_shapes"]:
+            warn(f"end_aggregate: env {self.index} aggregate holds {nb} bodies / {ns} shapes, more than "
+                 f"the declared maximum {agg['max_bodies']} / {agg['max_shapes']} (Isaac Gym would fail)",
+                 RuntimeWarning)
     def actor(self, handle, what="actor handle") -> "Actor":
         if isinstance(handle, bool) or not isinstance(handle, (int, np.integer)):
             raise GymlikeTypeError(f"{what}: expected an int actor handle, got {type(handle).__name__}")

@@ -11,7 +11,7 @@ import numpy as np
 from . import props as P
 from .enums import STATE_POS, STATE_VEL
 from .errors import GymlikeTypeError, GymlikeValueError
-from .runtime import wp as _wp
+from .runtime import call_name, wp as _wp
 from .types import DOF_STATE_DTYPE, RIGID_BODY_STATE_DTYPE
 
 
@@ -286,3 +286,123 @@ def joint_world_frames(sim, actor_index, asset):
         a = axes[int(h.actor_qd0[actor_index]) + int(asset.dof_qd[k])]
         dof_axes[k] = np.array(wp.quat_rotate(q, wp.vec3(*a)))
     return frames, dof_axes
+
+
+# ---------------------------------------------------------------------------- handle API entry points
+# (gymapi delegates here; `what` is the Gym method being run, runtime.call_name)
+def actor_body_states(actor, flags):
+    """An actor's rigid body states in its env's frame (before the model exists: authored)."""
+    what = call_name()
+    sim = actor.env.sim
+    if not sim.finalized:
+        return actor_rest_body_states(actor, _flags(flags, what))
+    return get_body_states(sim, int(sim.host.actor_body0[actor.sim_index]), actor.asset.body_count,
+                           actor.env.origin, flags, what)
+
+
+def set_actor_body_states_checked(actor, states, flags):
+    what = call_name()
+    _check_array(states, RIGID_BODY_STATE_DTYPE, actor.asset.body_count, what)
+    set_actor_body_states(actor, states, _flags(flags, what), what)
+    return True
+
+
+def env_body_states(env, flags):
+    what = call_name()
+    if not env.sim.finalized:
+        return rest_body_states(env.actors, flags, what)
+    return get_body_states(env.sim, env.sim.env_start(env, "body"), env.body_count, env.origin, flags, what)
+
+
+def set_env_body_states(env, states, flags):
+    what = call_name()
+    _check_array(states, RIGID_BODY_STATE_DTYPE, env.body_count, what)
+    flags = _flags(flags, what)
+    if not env.sim.finalized:
+        return defer_actors_body_states(env.actors, states, flags)
+    set_body_states(env.sim, env.sim.env_start(env, "body"), states, env.origin, flags, what)
+    return True
+
+
+def sim_body_states(sim, flags):
+    """Every body's state, each in its env's frame (as the rigid body state tensor)."""
+    what = call_name()
+    if not sim.finalized:
+        return rest_body_states(sim.all_actors(), flags, what)
+    return get_body_states(sim, 0, sim.total("body"), sim_origins(sim), flags, what)
+
+
+def set_sim_body_states(sim, states, flags):
+    what = call_name()
+    _check_array(states, RIGID_BODY_STATE_DTYPE, sim.total("body"), what)
+    flags = _flags(flags, what)
+    if not sim.finalized:
+        return defer_actors_body_states(sim.all_actors(), states, flags)
+    set_body_states(sim, 0, states, sim_origins(sim), flags, what)
+    return True
+
+
+def actor_dof_states(actor, flags):
+    what = call_name()
+    if not actor.env.sim.finalized:
+        return actor_default_dof_states(actor, _flags(flags, what))
+    return get_dof_states(actor.env.sim, actor.sim_index, flags, what)
+
+
+def set_actor_dof_states_checked(actor, states, flags):
+    what = call_name()
+    _check_array(states, DOF_STATE_DTYPE, actor.asset.dof_count, what)
+    flags = _flags(flags, what)
+    if not actor.env.sim.finalized:
+        if actor.deferred:   # keep the order of earlier deferred body-state writes
+            states = states.copy()
+            actor.deferred.append(lambda: set_dof_states(actor.env.sim, [actor.sim_index], states, flags, what))
+        defer_dof_states(actor, states, flags)
+        return True
+    set_dof_states(actor.env.sim, [actor.sim_index], states, flags, what)
+    return True
+
+
+def actor_joint_transforms(actor):
+    """The actor's joint frames in its env's frame (Transform.dtype array)."""
+    from .types import TRANSFORM_DTYPE
+    actor.env.sim.ensure_ready(call_name())
+    frames, _ = joint_world_frames(actor.env.sim, actor.sim_index, actor.asset)
+    out = np.zeros(len(frames), TRANSFORM_DTYPE)
+    v = out.view(np.float32).reshape(-1, 7)
+    v[:] = frames
+    v[:, 0:3] -= actor.env.origin
+    return out
+
+
+def actor_dof_frames(actor):
+    """Origin (env frame) and world axis of each DOF (DofFrame.dtype array)."""
+    from .types import DOF_FRAME_DTYPE
+    actor.env.sim.ensure_ready(call_name())
+    frames, axes = joint_world_frames(actor.env.sim, actor.sim_index, actor.asset)
+    out = np.zeros(actor.asset.dof_count, DOF_FRAME_DTYPE)
+    v = out.view(np.float32).reshape(-1, 6)
+    if actor.asset.dof_count:
+        v[:, 0:3] = frames[actor.asset.dof_joint, 0:3] - actor.env.origin
+        v[:, 3:6] = axes
+    return out
+
+
+def body_state(env, handle, flags):
+    """One rigid body's state row, by env-domain body handle."""
+    actor, i = _actor_at(env, handle, "body")
+    return actor_body_states(actor, flags)[i]
+
+
+def set_body_field(env, handle, write):
+    """Read-modify-write of one body's state row (`write(row)`), by env-domain body handle."""
+    actor, i = _actor_at(env, handle, "body")
+    st = actor_body_states(actor, STATE_POS | STATE_VEL)
+    write(st[i])
+    set_actor_body_states(actor, st, STATE_POS | STATE_VEL, call_name())
+    return True
+
+
+def _actor_at(env, handle, kind):
+    from .handles import actor_at
+    return actor_at(env, handle, kind, call_name())

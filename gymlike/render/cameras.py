@@ -453,7 +453,7 @@ class CameraSystem:
         h = sim.host
         seg = np.zeros(sim.model.shape_count, np.int32)
         shape_body = sim.model.shape_body.numpy()
-        from ..core.props import body_segmentation_id
+        from .looks import body_segmentation_id
         body_seg = np.zeros(h.num_bodies, np.int32)
         for a, b0 in zip(sim.all_actors(), h.actor_body0):
             ids = [body_segmentation_id(a, i) for i in range(a.asset.body_count)]
@@ -698,32 +698,6 @@ def _cached(sim, name, make):
     if name not in cache:
         cache[name] = make()
     return cache[name]
-
-
-def apply_body_color(sim, actor, body, kind, rgb):
-    """Write a body color into the model's shape colors (what cameras and the viewer draw)."""
-    shapes = shapes_of_body(sim, actor, body, kind)
-    if len(shapes):
-        colors = sim.model.shape_color.numpy()
-        colors[shapes] = rgb
-        sim.model.shape_color.assign(colors)
-
-
-def restore_body_color(sim, actor, body, kind):
-    """Back to the asset's color (reset_actor_materials)."""
-    shapes = shapes_of_body(sim, actor, body, kind)
-    if len(shapes):
-        colors = sim.model.shape_color.numpy()
-        colors[shapes] = sim.host.base_shape_color[shapes]
-        sim.model.shape_color.assign(colors)
-
-
-def apply_all_colors(sim):
-    """Colors set before the model existed (called once the model is built)."""
-    sim.host.base_shape_color = sim.model.shape_color.numpy().copy()
-    for a in sim.all_actors():
-        for (body, kind), rgb in a.body_colors.items():
-            apply_body_color(sim, a, body, kind, rgb)
 
 
 # ============================================================================ public entry points
