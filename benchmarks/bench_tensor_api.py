@@ -164,7 +164,7 @@ def profile(gym, sim, loop, steps):
         K.apply_dof_efforts, dim=d.num_dofs, device=dev,
         inputs=[d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_qd, sim.control.joint_f]))
     t("clear efforts (2 memsets)", lambda: (sim.control.joint_f.zero_(), d.dof_effort.zero_()))
-    t("NaN check (kernel + flag read)", sim._check_nan)
+    t("NaN check (kernel + flag read)", sim.stepper.check_nan)
     t("refresh_actor_root_state_tensor", lambda: gym.refresh_actor_root_state_tensor(sim))
     t("refresh_dof_state_tensor", lambda: gym.refresh_dof_state_tensor(sim))
     t("refresh_rigid_body_state_tensor", lambda: gym.refresh_rigid_body_state_tensor(sim))

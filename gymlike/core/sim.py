@@ -15,16 +15,14 @@ import numpy as np
 
 from .asset import Asset
 from .enums import SimType, UpAxis
-from .errors import (GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError,
-                     SimulationNaNError)
+from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from .types import PlaneParams, SimParams, Transform, Vec3, coerce, number, require_finite
 
 _warned_gpu = False
 
 
-from .runtime import LazyModule, wp as _wp  # noqa: E402
+from .runtime import wp as _wp  # noqa: E402
 
-K = LazyModule("gymlike.core.kernels")   # (Warp loads on first use)
 from .errors import warn
 
 
@@ -155,6 +153,7 @@ _COMPONENTS = {
     "dof_forces": "dynamics.DofForces", "dynamics": "dynamics.Dynamics (Jacobians, mass matrices)",
     "attractors": "attractors.Attractors", "cameras": "render.cameras.CameraSystem",
     "render_cache": "render.cameras: per-model render data",
+    "stepper": "step.Stepper: the step path (substeps, wrenches, clamps, NaN guard)",
 }
 
 
@@ -202,7 +201,6 @@ class Sim:
         self._actor_starts = None
         self.listeners = []              # objects with on_simulate() (tensor API)
         self.pending_wrenches = []       # body forces applied before the model exists (core/wrenches.py)
-        self._step_launch = None         # recorded step-path launches (_launcher)
         from . import session
         self.step_limit = session.step_limit_for_new_sim()   # gymlike.run --max-frames (else None)
 
@@ -357,74 +355,15 @@ class Sim:
     # ------------------------------------------------------------------ stepping
     def simulate(self):
         t0 = time.perf_counter()
-        self._simulate()
-        self.physics_seconds += time.perf_counter() - t0
-
-    def _simulate(self):
         self.ensure_ready("simulate")
         if self.step_limit is not None:
             self.step_limit(self)
-        n_sub = max(1, int(self.params.substeps))
-        h = float(self.params.dt) / n_sub
-        d = self.dev
-        launch = self._launcher()
-        if d.efforts_pending:
-            launch("efforts", K.apply_dof_efforts, d.num_dofs,
-                   (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, self.control.joint_f))
-        attractors = self.attractors
-        if attractors is not None and not attractors.items:
-            attractors = None
-        need_wrench = d.forces_pending or d.passive_forces or attractors is not None
-        dirty = self._dirty_body_f      # states whose body_f holds a wrench from an earlier substep
-        for _ in range(n_sub):
-            s_in, s_out = self.state, self.state_next
-            if need_wrench:
-                launch(("wrenches", id(s_in)), K.body_wrenches, d.num_bodies,
-                       (s_in.body_q, s_in.body_qd, self.model.body_mass, self.model.body_inertia,
-                        self.model.body_world, self.model.gravity, d.body_force, d.no_gravity,
-                        d.lin_damp, d.ang_damp, h, s_in.body_f))
-                dirty.add(id(s_in))
-                if attractors is not None:
-                    attractors.launch(s_in, h)
-            elif id(s_in) in dirty:      # (the solvers only read body_f: a zeroed one stays zero)
-                s_in.body_f.zero_()
-                dirty.discard(id(s_in))
-            if self.pipeline is not None and self.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
-                self.pipeline.collide(s_in, self.contacts)
-            self.solver.step(s_in, s_out, self.control, self.contacts, h, **self.step_kwargs)
-            if d.velocity_clamp:   # DOF velocity limits (MuJoCo has none of its own)
-                launch(("vclamp", id(s_out)), K.clamp_dof_velocities, d.num_dofs,
-                       (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self._clamped))
-            if d.speed_caps:       # body speed caps (PhysX's max_linear/angular_velocity)
-                d.actor_speed_scale.fill_(1.0)
-                launch(("bspeed", id(s_out)), K.body_speed_scale, d.num_bodies,
-                       (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
-                launch(("ascale", id(s_out)), K.scale_actor_velocities, d.num_actors,
-                       (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self._clamped))
-            self.state, self.state_next = s_out, s_in
-        if d.velocity_clamp or d.speed_caps:
-            # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
-            # body velocities follow them once per simulate, and only when a clamp happened (on
-            # CUDA the flag is not read back, to keep the device asynchronous)
-            if not self.device.startswith("cpu") or int(self._clamped.numpy()[0]):
-                import newton
-                self._clamped.zero_()
-                newton.eval_fk(self.model, self.state.joint_q, self.state.joint_qd, self.state)
-        self.joint_state_stale = self.type == SimType.SIM_FLEX   # XPBD writes bodies only
-        # efforts and body forces last one simulate() call
-        if d.efforts_pending:
-            self.control.joint_f.zero_()
-            d.dof_effort.zero_()
-            d.efforts_pending = False
-        if d.forces_pending:
-            d.body_force.zero_()
-            d.forces_pending = False
-        self.time += float(self.params.dt)
-        self.frame += 1
-        for listener in self.listeners:
-            listener.on_simulate()
-        if self.check_nan:
-            self._check_nan()
+        from .step import Stepper
+        self.component("stepper", lambda: Stepper(self)).simulate()
+        self.physics_seconds += time.perf_counter() - t0
+
+    # NaN check: read back every `nan_check_interval` simulate calls (core/step.py)
+    nan_check_interval = 1
 
     def attach(self, **parts):
         """Set what build_model made (the names of _BUILT)."""
@@ -468,52 +407,6 @@ class Sim:
             import newton
             newton.eval_ik(self.model, self.state, self.state.joint_q, self.state.joint_qd)
             self.joint_state_stale = False
-
-    def _launcher(self):
-        """Recorded launches of the step-path kernels (core/launch.py)."""
-        launch = self._step_launch
-        if launch is None:
-            from .launch import Launcher
-            launch = self._step_launch = Launcher(self.device)
-            self._dirty_body_f = set()
-            self._nan_unread = 0
-            self._clamped = _wp().zeros(1, dtype=_wp().int32, device=self.device)
-        return launch
-
-    # NaN check: one kernel per simulate flags the worlds whose bodies hold NaN/inf; the flags
-    # accumulate on the device and are read back every `nan_check_interval` simulate calls
-    # (1: every call, which on the CPU costs a pointer read; on CUDA each read is a device
-    # sync, so a larger interval lets the GPU run ahead). The flags are zeroed only after a
-    # detection, so a clean run pays one launch and the read.
-    nan_check_interval = 1
-
-    def _check_nan(self):
-        d = self.dev
-        self._launcher()(("nan", id(self.state)), K.find_nan_worlds, d.num_bodies,
-                         (self.state.body_q, self.state.body_qd, d.body_env, d.nan_worlds, d.nan_count))
-        self._nan_unread += 1
-        if self._nan_unread < max(1, int(self.nan_check_interval)):
-            return
-        first = self.frame - self._nan_unread + 1
-        self._nan_unread = 0
-        if int(d.nan_count.numpy()[0]):
-            bad = np.nonzero(d.nan_worlds.numpy())[0].tolist()
-            inputs = [K.BAD_INPUT_KINDS[k] for k in np.nonzero(d.bad_input.numpy())[0]]
-            d.nan_count.zero_()
-            d.nan_worlds.zero_()
-            d.bad_input.zero_()
-            shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
-            when = f"at frame {self.frame}" if first == self.frame else f"between frames {first} and {self.frame}"
-            if inputs:   # the cause was given through the tensor API: name it rather than gains
-                err = SimulationNaNError(
-                    f"simulate: {' and '.join(inputs)} given for env(s) {shown} hold NaN/inf or values beyond "
-                    f"1e15 ({when}); fix those inputs, then reset those envs")
-            else:
-                err = SimulationNaNError(
-                    f"simulate: the state became NaN/inf or diverged (a speed above 1e5) in env(s) {shown} {when}; "
-                    "check gains (too stiff for dt), masses and applied forces, then reset those envs")
-            err.envs = bad     # env indices, for code that resets them and goes on (gymlike.envs)
-            raise err
 
     # ------------------------------------------------------------------ params
     def set_params(self, params):

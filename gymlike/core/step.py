@@ -1,0 +1,126 @@
+"""The step path: one `simulate` call. Applies efforts, then for each substep the body wrenches
+(user forces, gravity switches, damping, attractors), Newton's collision where gymlike runs it,
+the solver step, DOF velocity limits and body speed caps; then clears the one-call inputs,
+advances time and runs the NaN/divergence guard. Every stage is one kernel launch over all
+entities (no Python loop over envs or actors), re-launched from recorded launches
+(core/launch.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .enums import SimType
+from .errors import SimulationNaNError
+from .launch import Launcher
+from .runtime import LazyModule, wp as _wp
+
+K = LazyModule("gymlike.core.kernels")
+
+
+class Stepper:
+    """The step path of one sim, with what it keeps between calls."""
+
+    def __init__(self, sim):
+        self.sim = sim
+        self.launch = Launcher(sim.device)
+        self.dirty_body_f = set()     # states whose body_f holds a wrench from an earlier substep
+        self.nan_unread = 0           # simulate calls since the NaN flags were last read
+        self.clamped = _wp().zeros(1, dtype=_wp().int32, device=sim.device)   # a velocity clamp happened
+
+    def simulate(self):
+        sim = self.sim
+        n_sub = max(1, int(sim.params.substeps))
+        h = float(sim.params.dt) / n_sub
+        d = sim.dev
+        launch = self.launch
+        if d.efforts_pending:
+            launch("efforts", K.apply_dof_efforts, d.num_dofs,
+                   (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, sim.control.joint_f))
+        attractors = sim.attractors
+        if attractors is not None and not attractors.items:
+            attractors = None
+        need_wrench = d.forces_pending or d.passive_forces or attractors is not None
+        dirty = self.dirty_body_f
+        model = sim.model
+        for _ in range(n_sub):
+            s_in, s_out = sim.state, sim.state_next
+            if need_wrench:
+                launch(("wrenches", id(s_in)), K.body_wrenches, d.num_bodies,
+                       (s_in.body_q, s_in.body_qd, model.body_mass, model.body_inertia,
+                        model.body_world, model.gravity, d.body_force, d.no_gravity,
+                        d.lin_damp, d.ang_damp, h, s_in.body_f))
+                dirty.add(id(s_in))
+                if attractors is not None:
+                    attractors.launch(s_in, h)
+            elif id(s_in) in dirty:      # (the solvers only read body_f: a zeroed one stays zero)
+                s_in.body_f.zero_()
+                dirty.discard(id(s_in))
+            if sim.pipeline is not None and sim.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
+                sim.pipeline.collide(s_in, sim.contacts)
+            sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **sim.step_kwargs)
+            if d.velocity_clamp:   # DOF velocity limits (MuJoCo has none of its own)
+                launch(("vclamp", id(s_out)), K.clamp_dof_velocities, d.num_dofs,
+                       (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
+            if d.speed_caps:       # body speed caps (PhysX's max_linear/angular_velocity)
+                d.actor_speed_scale.fill_(1.0)
+                launch(("bspeed", id(s_out)), K.body_speed_scale, d.num_bodies,
+                       (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
+                launch(("ascale", id(s_out)), K.scale_actor_velocities, d.num_actors,
+                       (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self.clamped))
+            sim.state, sim.state_next = s_out, s_in
+        if d.velocity_clamp or d.speed_caps:
+            # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
+            # body velocities follow them once per simulate, and only when a clamp happened (on
+            # CUDA the flag is not read back, to keep the device asynchronous)
+            if not sim.device.startswith("cpu") or int(self.clamped.numpy()[0]):
+                import newton
+                self.clamped.zero_()
+                newton.eval_fk(model, sim.state.joint_q, sim.state.joint_qd, sim.state)
+        sim.joint_state_stale = sim.type == SimType.SIM_FLEX   # XPBD writes bodies only
+        # efforts and body forces last one simulate() call
+        if d.efforts_pending:
+            sim.control.joint_f.zero_()
+            d.dof_effort.zero_()
+            d.efforts_pending = False
+        if d.forces_pending:
+            d.body_force.zero_()
+            d.forces_pending = False
+        sim.time += float(sim.params.dt)
+        sim.frame += 1
+        for listener in sim.listeners:
+            listener.on_simulate()
+        if sim.check_nan:
+            self.check_nan()
+
+    # NaN check: one kernel per simulate flags the worlds whose bodies hold NaN/inf; the flags
+    # accumulate on the device and are read back every `sim.nan_check_interval` simulate calls
+    # (1: every call, which on the CPU costs a pointer read; on CUDA each read is a device
+    # sync, so a larger interval lets the GPU run ahead). The flags are zeroed only after a
+    # detection, so a clean run pays one launch and the read.
+    def check_nan(self):
+        sim, d = self.sim, self.sim.dev
+        self.launch(("nan", id(sim.state)), K.find_nan_worlds, d.num_bodies,
+                    (sim.state.body_q, sim.state.body_qd, d.body_env, d.nan_worlds, d.nan_count))
+        self.nan_unread += 1
+        if self.nan_unread < max(1, int(sim.nan_check_interval)):
+            return
+        first = sim.frame - self.nan_unread + 1
+        self.nan_unread = 0
+        if int(d.nan_count.numpy()[0]):
+            bad = np.nonzero(d.nan_worlds.numpy())[0].tolist()
+            inputs = [K.BAD_INPUT_KINDS[k] for k in np.nonzero(d.bad_input.numpy())[0]]
+            d.nan_count.zero_()
+            d.nan_worlds.zero_()
+            d.bad_input.zero_()
+            shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
+            when = f"at frame {sim.frame}" if first == sim.frame else f"between frames {first} and {sim.frame}"
+            if inputs:   # the cause was given through the tensor API: name it rather than gains
+                err = SimulationNaNError(
+                    f"simulate: {' and '.join(inputs)} given for env(s) {shown} hold NaN/inf or values beyond "
+                    f"1e15 ({when}); fix those inputs, then reset those envs")
+            else:
+                err = SimulationNaNError(
+                    f"simulate: the state became NaN/inf or diverged (a speed above 1e5) in env(s) {shown} {when}; "
+                    "check gains (too stiff for dt), masses and applied forces, then reset those envs")
+            err.envs = bad     # env indices, for code that resets them and goes on (gymlike.envs)
+            raise err
