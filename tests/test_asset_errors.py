@@ -99,6 +99,10 @@ CASES = [
     ("mj_range.xml", mjcf('<body><joint range="1 -1" limited="true"/><geom size="0.1"/></body>'), AssetParseError,
      3, "<joint>", "lower end above its upper end"),
     ("urdf.xml", robot(A), AssetParseError, 2, '<robot name="r">', "must be <mujoco>"),
+    # (found by the fuzz test: Newton's finalize never returned for this box)
+    ("mj_huge.xml", mjcf('<body><joint type="slide"/><geom type="box" size="1e30 0 0"/></body>'), AssetParseError,
+     3, "<geom>", 'size="1e30 0 0" is beyond 100000 m'),
+    ("huge.urdf", robot(link("a", geom='<box size="1e30 1 1"/>')), AssetParseError, 3, "<box>", "beyond 100000 m"),
 ]
 
 

@@ -11,6 +11,7 @@ truncation. CI runs a fixed, derandomized set; `GYMLIKE_FUZZ_EXAMPLES=N` runs N 
 per format (the issue's 10-minute run: GYMLIKE_FUZZ_EXAMPLES=400).
 """
 
+import faulthandler
 import os
 
 import pytest
@@ -134,6 +135,16 @@ def truncate(draw, text):
 
 
 def check_document(tmp_path_factory, text, ext):
+    # a document that makes gymlike (or Newton under it) loop forever ends the run with a
+    # traceback instead of hanging it (found: a 1e30 m box, see asset_check.MAX_LENGTH)
+    faulthandler.dump_traceback_later(600, exit=True)
+    try:
+        return _check_document(tmp_path_factory, text, ext)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def _check_document(tmp_path_factory, text, ext):
     folder = tmp_path_factory.mktemp("fuzz")
     (folder / f"robot{ext}").write_text(text)
     gym = gymapi.acquire_gym()

@@ -24,6 +24,9 @@ from .errors import AssetParseError, GymlikeFileNotFoundError, GymlikeNotImpleme
 
 # Newton's importers recurse once per body level (Python's recursion limit ends them near 1,000)
 MAX_DEPTH = 500
+# Lengths beyond this (m) are refused: Newton's finalize sizes its contact-reduction voxel grid
+# from each shape's bounding box one cell at a time, which never ends for a 1e30 m box
+MAX_LENGTH = 1e5
 
 URDF_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar", "spherical")
 _URDF_GEOMETRY = {"box": (("size", 3),), "sphere": (("radius", 1),), "cylinder": (("radius", 1), ("length", 1)),
@@ -92,7 +95,7 @@ def fail_at(file, line, element, message, error=AssetParseError):
     raise error(f"asset '{file}', line {line}, {element}: {message}")
 
 
-def numbers(node, attr, counts=(3,), *, required=False, minimum=None):
+def numbers(node, attr, counts=(3,), *, required=False, minimum=None, length=False):
     """The attribute's whitespace-separated numbers, checked (None when absent and optional)."""
     text = node.get(attr)
     if text is None:
@@ -110,6 +113,8 @@ def numbers(node, attr, counts=(3,), *, required=False, minimum=None):
         fail(node, f"{attr}=\"{text}\" is not finite")
     if minimum is not None and not all(v >= minimum for v in vals):
         fail(node, f"{attr}=\"{text}\" must be >= {minimum:g}")
+    if length and not all(abs(v) <= MAX_LENGTH for v in vals):
+        fail(node, f"{attr}=\"{text}\" is beyond {MAX_LENGTH:g} m")
     return vals
 
 
@@ -205,7 +210,7 @@ def check_urdf(path):
         child_of[ends["child"]] = (name, j, ends["parent"])
         origin = j.find("origin")
         if origin is not None:
-            numbers(origin, "xyz")
+            numbers(origin, "xyz", length=True)
             numbers(origin, "rpy")
         axis = j.find("axis")
         if axis is not None:
@@ -253,7 +258,7 @@ def _check_urdf_link(link):
     for part in link.findall("visual") + link.findall("collision"):
         origin = part.find("origin")
         if origin is not None:
-            numbers(origin, "xyz")
+            numbers(origin, "xyz", length=True)
             numbers(origin, "rpy")
         geom = part.find("geometry")
         if geom is None:
@@ -266,7 +271,7 @@ def _check_urdf_link(link):
         if shape.tag not in _URDF_GEOMETRY:
             fail(shape, f"unknown geometry; URDF shapes are {', '.join(_URDF_GEOMETRY)}")
         for attr, n in _URDF_GEOMETRY[shape.tag]:
-            numbers(shape, attr, (n,), required=True, minimum=0.0)   # (zero: Isaac Gym's kinova)
+            numbers(shape, attr, (n,), required=True, minimum=0.0, length=True)   # (zero: Isaac Gym's kinova)
         if shape.tag == "mesh":
             if not shape.get("filename"):
                 fail(shape, "attribute 'filename' is missing")
@@ -322,8 +327,8 @@ def check_mjcf(path):
             t = n.get("type")
             if t is not None and t not in _MJCF_GEOM_TYPES:
                 fail(n, f"geom type '{t}' is not an MJCF geom type ({', '.join(_MJCF_GEOM_TYPES)})")
-            numbers(n, "size", (1, 2, 3), minimum=0.0)
-            numbers(n, "fromto", (6,))
+            numbers(n, "size", (1, 2, 3), minimum=0.0, length=True)
+            numbers(n, "fromto", (6,), length=True)
             numbers(n, "mass", (1,), minimum=0.0)
             numbers(n, "density", (1,), minimum=0.0)
             _mjcf_frame(n)
@@ -371,7 +376,7 @@ def _under(node, tag):
 
 
 def _mjcf_frame(n):
-    numbers(n, "pos")
+    numbers(n, "pos", length=True)
     _nonzero(n, "quat", numbers(n, "quat", (4,)), "quaternion")
     numbers(n, "euler")
     aa = numbers(n, "axisangle", (4,))
