@@ -38,7 +38,7 @@ _USD_EXT = (".usd", ".usda", ".usdc", ".usdz")
 UNLIMITED = 1e10  # Newton's "no limit" magnitude (newton.MAXVAL)
 
 
-from .runtime import newton as _newton  # noqa: E402  (lazy: gymapi imports fast)
+from .runtime import newton as _newton, wp as _wp  # noqa: E402  (lazy: gymapi imports fast)
 from .errors import warn
 
 
@@ -381,7 +381,7 @@ def _drop_root_position(b):
     the root body is not added (IsaacGymEnvs creates its ant, torso at z = 0.75 in the file, at
     z = 0.44, and its humanoid, torso at 1.5, at 1.34: standing on the ground). The file's
     orientation of the root body is kept."""
-    import warp as wp
+    wp = _wp()
     newton = _newton()
     for j in range(len(b.joint_type)):
         if b.joint_parent[j] != -1:
@@ -462,7 +462,7 @@ def _quat_coords(b):
 def _flip_visual_meshes(b):
     """Isaac Gym's flip_visual_attachments: visual meshes authored Y-up are turned Z-up."""
     newton = _newton()
-    import warp as wp
+    wp = _wp()
     collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
     rot = wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), np.pi / 2)
     flip = wp.transform(wp.vec3(0.0, 0.0, 0.0), rot)
@@ -933,7 +933,7 @@ def create_primitive(sim, kind, dims, options):
     for k, v in dims.items():
         if not (isinstance(v, (int, float, np.floating, np.integer)) and v > 0):
             raise GymlikeValueError(f"create_{kind}: {k} must be a positive number, got {v!r}")
-    import warp as wp
+    wp = _wp()
     up = _up_axis(sim)
 
     def make(scale, self_collisions):

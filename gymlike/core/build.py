@@ -8,7 +8,7 @@ import numpy as np
 from . import kernels as K
 from .enums import SimType, UpAxis
 from .errors import GymlikeRuntimeError
-from .runtime import wp as _wp
+from .runtime import newton as _newton, wp as _wp
 from .tables import DeviceTables, HostTables
 
 
@@ -79,7 +79,7 @@ def _plan_collisions(env):
 
 def build_model(sim):
     wp = _wp()
-    import newton
+    newton = _newton()
 
     up = newton.Axis.Y if sim.params.up_axis == UpAxis.UP_AXIS_Y else newton.Axis.Z
     b = newton.ModelBuilder(up_axis=up)
@@ -163,7 +163,7 @@ def build_model(sim):
 def _filter_pairs(b, env_shapes, plan):
     """Explicit filter pairs for shapes whose Isaac Gym filters overlap ((fa & fb) != 0)
     across actors, and inside actors whose shapes carry different filters."""
-    import newton
+    newton = _newton()
     collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
     entries = []   # (actor index in env, newton shape, filter)
     for (a, s0), _ in zip(env_shapes, plan):
@@ -311,7 +311,7 @@ def _dof_axis_inertia(model, h, actors):
 
 def _make_solver(sim):
     """-> (solver, collision pipeline or None, contacts or None)."""
-    import newton
+    newton = _newton()
     model = sim.model
     if model.body_count == 0:
         # nothing moves (envs without actors, e.g. a scene of cameras over the ground): MuJoCo
@@ -377,7 +377,7 @@ def _env_signature(env):
 
 
 def _make_states(sim, actors):
-    import newton
+    newton = _newton()
     model = sim.model
     h = sim.host
     pending = [(i, a.pending_dof_state) for i, a in enumerate(actors) if a.pending_dof_state is not None]

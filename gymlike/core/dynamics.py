@@ -33,6 +33,7 @@ import warp as wp
 from . import observables as OBS
 from .errors import GymlikeTypeError, GymlikeValueError
 from .errors import warn
+from .runtime import newton as _newton
 
 
 # ============================================================================ kernels
@@ -176,7 +177,7 @@ class ArticulationTensors:
         block_of_body = {int(child[j]) - b0: j - art_start for j in range(j0, j0 + nj)}
         # a fixed base (root welded to the world) has all-zero rows: Isaac Gym drops them; a root
         # attached to the world by a DOF (an MJCF hinge on the root body) keeps its rows
-        import newton
+        newton = _newton()
         welded = int(m.joint_type.numpy()[j0]) == int(newton.JointType.FIXED)
         links = list(range(1 if welded else 0, asset.body_count))
         self.rows = np.array([block_of_body[l] for l in links], np.int32)
@@ -218,7 +219,7 @@ class Dynamics:
             self.I = wp.zeros(max(1, m.body_count), dtype=wp.spatial_matrix, device=dev)
 
     def refresh_jacobian(self, name, out):
-        import newton
+        newton = _newton()
         t = self.tables[name]
         if t.num_links == 0 or t.num_cols == 0:
             return
@@ -229,7 +230,7 @@ class Dynamics:
                   inputs=[self.J, t.env_art, t.row_block, t.col, out])
 
     def refresh_mass_matrix(self, name, out):
-        import newton
+        newton = _newton()
         t = self.tables[name]
         if t.num_cols == 0:
             return

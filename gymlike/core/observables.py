@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .enums import SimType
 from .errors import GymlikeNotImplementedError
+from .runtime import newton as _newton
 
 CONTACT_F = "contact_f"
 BODY_PARENT_F = "body_parent_f"
@@ -46,7 +47,7 @@ def require(sim, kinds, what):
     if missing:
         raise GymlikeNotImplementedError(
             f"{what}: the {type(solver).__name__} solver cannot report {', '.join(sorted(missing))}")
-    import newton
+    newton = _newton()
     want = o.kinds | kinds
     if CONTACT_F in want and o.contacts is None:
         if sim.contacts is None and sim.type == SimType.SIM_PHYSX:

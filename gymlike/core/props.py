@@ -10,7 +10,7 @@ import numpy as np
 from . import kernels as K
 from .asset import UNLIMITED
 from .enums import RIGID_BODY_DISABLE_GRAVITY, SimType
-from .runtime import wp as _wp
+from .runtime import newton as _newton, wp as _wp
 from .types import number
 
 OPEN_LIMIT = 0.5 * UNLIMITED      # the range written for DOFs without limits
@@ -30,7 +30,7 @@ def scatter(sim, dst, idx, values, dtype=None):
 
 def notify(sim, *flags):
     if sim.solver is not None:
-        import newton
+        newton = _newton()
         f = 0
         for name in flags:
             f |= int(getattr(newton.ModelFlags, name))

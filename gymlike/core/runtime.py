@@ -3,7 +3,10 @@
 Unless GYMLIKE_VERBOSE is set, Warp's per-module load messages and its native
 "Could not find or load the NVIDIA CUDA driver" warning (printed on every machine without a
 GPU) are hidden; instead one status line says when Warp starts compiling kernels that are not
-in its cache yet (the first run: about a minute of otherwise silent work on a 2-core CPU)."""
+in its cache yet (the first run: about a minute of otherwise silent work on a 2-core CPU).
+Warp and Newton are reached one way: modules that define Warp kernels import `warp` at module
+level (the decorators need it); everything else calls `wp()` / `newton()` here, which also
+initialise them quietly on first use."""
 
 import functools
 import os

@@ -21,7 +21,7 @@ from .types import PlaneParams, SimParams, Transform, Vec3, coerce, number, requ
 _warned_gpu = False
 
 
-from .runtime import wp as _wp  # noqa: E402
+from .runtime import newton as _newton, wp as _wp  # noqa: E402
 
 from .errors import warn
 
@@ -393,7 +393,7 @@ class Sim:
         reset unless that is cleared (SolverMuJoCo.reset with StateFlags.NONE leaves the state
         alone and zeroes warm start, activations and applied forces, which control refills)."""
         if self.solver is not None and hasattr(self.solver, "mjw_data"):
-            import newton
+            newton = _newton()
             mask = None
             if actors is not None and not self.one_world:
                 worlds = np.zeros(int(self.model.world_count) + 1, bool)   # last: world -1
@@ -404,7 +404,7 @@ class Sim:
     def sync_joint_state(self):
         """Make joint_q/joint_qd current (XPBD only writes body_q/body_qd)."""
         if self.joint_state_stale:
-            import newton
+            newton = _newton()
             newton.eval_ik(self.model, self.state, self.state.joint_q, self.state.joint_qd)
             self.joint_state_stale = False
 
@@ -424,7 +424,7 @@ class Sim:
                 write_drive_gains(self)       # drive damping depends on the substep length
 
     def apply_gravity(self):
-        import newton
+        newton = _newton()
         g = self.params.gravity
         self.model.set_gravity((g.x, g.y, g.z))
         if self.solver is not None:

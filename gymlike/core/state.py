@@ -11,11 +11,11 @@ import numpy as np
 from . import props as P
 from .enums import STATE_POS, STATE_VEL
 from .errors import GymlikeTypeError, GymlikeValueError
-from .runtime import call_name, wp as _wp
-from .types import DOF_STATE_DTYPE, RIGID_BODY_STATE_DTYPE
+from .runtime import call_name, newton as _newton, wp as _wp
 
 
 # ---------------------------------------------------------------------------- validation
+from .types import DOF_STATE_DTYPE, RIGID_BODY_STATE_DTYPE
 def _flags(flags, what):
     if isinstance(flags, bool) or not isinstance(flags, (int, np.integer)) or not 0 <= int(flags) <= 3:
         raise GymlikeValueError(f"{what}: flags must be STATE_NONE/POS/VEL/ALL (0..3), got {flags!r}")
@@ -126,8 +126,8 @@ def actor_rest_body_states(actor, flags):
     of the asset at the pending (or default) DOF positions placed at the actor pose."""
     if actor.pending_body_states is not None:
         return _rows_to_states(actor.pending_body_states.view(np.float32).reshape(-1, 13), None, flags)
-    import warp as wp
-    newton = __import__("gymlike.core.runtime", fromlist=["newton"]).newton()
+    wp = _wp()
+    newton = _newton()
     asset = actor.asset
     model = asset.fk_model(actor.scale)
     jq = model.joint_q.numpy().copy()
@@ -149,7 +149,7 @@ def set_body_states(sim, b0, states, origin, flags, what):
     if flags == 0:
         return
     wp = _wp()
-    import newton
+    newton = _newton()
     h = sim.host
     n = len(states)
     rows = states.view(np.float32).reshape(-1, 13).astype(np.float32).copy()
@@ -243,7 +243,7 @@ def set_dof_states(sim, actor_indices, states, flags, what):
     if flags == 0 or len(states) == 0:
         return
     wp = _wp()
-    import newton
+    newton = _newton()
     h = sim.host
     dofs = np.concatenate([np.arange(h.actor_dof0[a], h.actor_dof0[a] + h.actor_ndof[a]) for a in actor_indices])
     sim.sync_joint_state()
@@ -261,7 +261,7 @@ def set_dof_states(sim, actor_indices, states, flags, what):
 def joint_world_frames(sim, actor_index, asset):
     """World transforms (n_ig_joints, 7) of the actor's Isaac Gym joints: parent body pose *
     joint_X_p; and the world axis of every DOF (n_dofs, 3)."""
-    import warp as wp
+    wp = _wp()
     h = sim.host
     j0 = int(h.actor_joint0[actor_index])
     model = sim.model

@@ -12,7 +12,7 @@ import numpy as np
 from .enums import SimType
 from .errors import SimulationNaNError
 from .launch import Launcher
-from .runtime import LazyModule, wp as _wp
+from .runtime import LazyModule, newton as _newton, wp as _wp
 
 K = LazyModule("gymlike.core.kernels")
 
@@ -73,7 +73,7 @@ class Stepper:
             # body velocities follow them once per simulate, and only when a clamp happened (on
             # CUDA the flag is not read back, to keep the device asynchronous)
             if not sim.device.startswith("cpu") or int(self.clamped.numpy()[0]):
-                import newton
+                newton = _newton()
                 self.clamped.zero_()
                 newton.eval_fk(model, sim.state.joint_q, sim.state.joint_qd, sim.state)
         sim.joint_state_stale = sim.type == SimType.SIM_FLEX   # XPBD writes bodies only

@@ -18,6 +18,7 @@ import numpy as np
 
 from .errors import GymlikeTypeError, GymlikeValueError
 from .types import TendonProperties, number
+from .runtime import newton as _newton, wp as _wp
 
 OPEN = 1e9          # the limit range written for tendons without limits (never reached)
 FIELDS = ("stiffness", "damping", "fixed_spring_rest_length", "limit_stiffness",
@@ -26,7 +27,7 @@ FIELDS = ("stiffness", "damping", "fixed_spring_rest_length", "limit_stiffness",
 
 def register(builder):
     """Let a Newton builder (and the MJCF importer) carry MuJoCo tendons."""
-    import newton
+    newton = _newton()
     newton.solvers.SolverMuJoCo.register_custom_attributes(builder)
 
 
@@ -142,7 +143,7 @@ def _rows(sim, actors):
 def write(sim, actors, finalize=False):
     """Push the actors' tendon properties (and, at finalize, coefficients) into the model."""
     from .props import notify, scatter
-    import warp as wp
+    wp = _wp()
     rows = _rows(sim, actors)
     if not rows:
         return

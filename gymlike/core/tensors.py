@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .runtime import LazyModule
+from .runtime import LazyModule, newton as _newton
 from .enums import TensorDataType
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 
-from .runtime import newton as _newton
 
 K = LazyModule("gymlike.core.kernels")
 wp = LazyModule("warp")     # (imported on first use; create_sim has initialised it quietly by then)

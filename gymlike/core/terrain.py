@@ -26,6 +26,7 @@ import numpy as np
 from .enums import UpAxis
 from .errors import GymlikeTypeError, GymlikeValueError
 from .types import HeightFieldParams, Transform, TriangleMeshParams, coerce, number
+from .runtime import wp as _wp
 
 
 def _xform_of(t, what):
@@ -96,7 +97,7 @@ def add_triangle_mesh(sim, vertices, triangles, params):
     label = f"triangle_mesh_{len(sim.static_meshes)}"
 
     def add(builder, newton):
-        import warp as wp
+        wp = _wp()
         cfg = newton.ModelBuilder.ShapeConfig(mu=mu, restitution=rest, collision_group=-1)
         mesh = newton.Mesh(v, t, compute_inertia=False)
         builder.add_shape_mesh(-1, mesh=mesh, xform=_wp_transform(wp, xf), cfg=cfg, label=label)
@@ -158,7 +159,7 @@ def add_heightfield(sim, samples, params):
     label = f"heightfield_{len(sim.static_meshes)}"
 
     def add(builder, newton):
-        import warp as wp
+        wp = _wp()
         cfg = newton.ModelBuilder.ShapeConfig(mu=mu, restitution=rest, collision_group=-1)
         field = newton.Heightfield(data=data, nrow=ny, ncol=nx, hx=hx, hy=hy)
         X = _wp_transform(wp, xf)

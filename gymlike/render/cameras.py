@@ -33,7 +33,7 @@ import numpy as np
 from ..core.enums import CameraFollowMode, ImageType
 from ..core.errors import (GymlikeFileNotFoundError, GymlikeIndexError, GymlikeNotImplementedError,
                            GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
-from ..core.runtime import wp as _warp
+from ..core.runtime import newton as _newton, wp as _warp
 from ..core.sim import Env
 from ..core.types import CameraProperties, Transform, coerce, number
 from ..core.errors import warn
@@ -479,7 +479,7 @@ class CameraSystem:
         if self.textures_dirty:
             self._upload_textures()
         model, state = sim.model, sim.state
-        import newton
+        newton = _newton()
         mask = None
         for g in groups:
             if g.dirty:
@@ -679,7 +679,7 @@ def _look_at(pos, target, up):
 def shapes_of_body(sim, actor, body, kind):
     """Newton shape indices of one body of an actor: kind 1 (MESH_COLLISION) = colliding shapes,
     2 (MESH_VISUAL) = visible shapes."""
-    import newton
+    newton = _newton()
     h = sim.host
     nb = int(h.actor_body0[actor.sim_index]) + int(body)
     model = sim.model

@@ -27,6 +27,7 @@ from ..core.errors import (GymlikeNotImplementedError, GymlikeRuntimeError, Gyml
                            GymlikeValueError)
 from ..core.types import Quat, Transform, UsdExportOptions, Vec3
 from ..core.errors import warn
+from ..core.runtime import newton as _newton
 
 _PLANE_SIZE = 200.0          # an infinite ground plane is written as a square this wide [m]
 
@@ -179,7 +180,7 @@ class _Writer:
     # ---- shapes
     def shapes(self, t, parent, shape_ids, physics):
         """Write shapes `shape_ids` of table `t` under prim `parent` (their frame)."""
-        import newton
+        newton = _newton()
         vis, col = int(newton.ShapeFlags.VISIBLE), int(newton.ShapeFlags.COLLIDE_SHAPES)
         for s in shape_ids:
             flags = int(t.shape_flags[s])
@@ -208,7 +209,7 @@ class _Writer:
                         else UsdPhysics.Tokens.none)
 
     def _gprim(self, path, geo, scale, source, p, q):
-        import newton
+        newton = _newton()
         from pxr import Gf, UsdGeom
         G = newton.GeoType
         sx, sy, sz = (float(v) for v in scale)
@@ -292,7 +293,7 @@ class _Writer:
 
     def joint(self, path, t, j, body_paths):
         """A UsdPhysics joint for Newton joint `j`; False when its type has no USD equivalent here."""
-        import newton
+        newton = _newton()
         from pxr import Gf, Sdf, UsdPhysics
         JT = newton.JointType
         jt = int(t.joint_type[j])
@@ -420,7 +421,7 @@ def _axes_frame(lin, ang):
 
 def _mesh_arrays(geo, scale, source):
     """(points, face counts, face indices) of a mesh or heightfield in its own frame."""
-    import newton
+    newton = _newton()
     if geo == newton.GeoType.HFIELD:
         hf = source
         z = hf.min_z + np.asarray(hf.data, np.float64) * (hf.max_z - hf.min_z)        # (nrow, ncol)

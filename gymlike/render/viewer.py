@@ -37,6 +37,7 @@ from ..core.errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueErr
 from ..core.sim import Env, Sim
 from ..core.types import ActionEvent, CameraProperties, Int2, Quat, Transform, Vec2, Vec3, coerce, number
 from ..core.errors import warn
+from ..core.runtime import wp as _wp
 
 _warned = set()
 
@@ -365,7 +366,7 @@ class WindowViewer(HeadlessViewer):
         super().draw(render_collision)
         if self.has_closed():
             return
-        import warp as wp
+        wp = _wp()
         self._ensure_model()
         gl = self.gl
         gl.begin_frame(float(self.sim.time))
