@@ -69,3 +69,39 @@ def test_failed_prepare_sim_changes_nothing_and_the_script_continues(gym, monkey
     gym.simulate(sim)
     assert gym.get_sim_actor_count(sim) == 4
     assert gym.get_actor_rigid_body_states(envs[0], 1, gymapi.STATE_POS)["pose"]["p"]["x"][0] == pytest.approx(0.5)
+
+
+def test_writes_before_the_model_replay_in_call_order(gym, tmp_path):
+    """Body-state writes, a DOF-state write after them, and a body force, all made while still
+    creating, act once the model exists in the order they were made: the later DOF write wins
+    over the link poses written before it, and the force acts during the first simulate."""
+    from conftest import PENDULUM_URDF, write
+    write(tmp_path, "pend.urdf", PENDULUM_URDF.format(L=0.5))
+    sim = make_sim(gym, ground=False, dt=1.0 / 60.0)
+    pend = gym.load_asset(sim, str(tmp_path), "pend.urdf", options(fix_base_link=True))
+    box = gym.create_box(sim, 0.2, 0.2, 0.2, options(density=125.0))        # 1 kg
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+    p = gym.create_actor(env, pend, pose(0.0, 0.0, 2.0), "pend", 0, 0)
+    b = gym.create_actor(env, box, pose(1.0, 0.0, 1.0), "box", 0, 0)
+    # pendulum: link poses at rest (0 rad), then a DOF write of 0.3 rad (which must win)
+    states = gym.get_actor_rigid_body_states(env, p, gymapi.STATE_ALL)
+    gym.set_actor_rigid_body_states(env, p, states, gymapi.STATE_ALL)
+    dof = gym.get_actor_dof_states(env, p, gymapi.STATE_ALL)
+    dof["pos"] = 0.3
+    gym.set_actor_dof_states(env, p, dof, gymapi.STATE_ALL)
+    # box: placed at z = 3, then pushed up with 29.81 N for the first simulate (net +20 m/s^2)
+    bs = gym.get_actor_rigid_body_states(env, b, gymapi.STATE_ALL)
+    bs["pose"]["p"]["z"] = 3.0
+    gym.set_actor_rigid_body_states(env, b, bs, gymapi.STATE_ALL)
+    gym.apply_body_forces(env, gym.get_actor_rigid_body_handle(env, b, 0), gymapi.Vec3(0, 0, 29.81), None,
+                          gymapi.ENV_SPACE)
+    assert gym.get_actor_dof_states(env, p, gymapi.STATE_POS)["pos"][0] == pytest.approx(0.3)
+    gym.prepare_sim(sim)
+    assert gym.get_actor_dof_states(env, p, gymapi.STATE_POS)["pos"][0] == pytest.approx(0.3, abs=1e-6)
+    assert gym.get_actor_rigid_body_states(env, b, gymapi.STATE_POS)["pose"]["p"]["z"][0] == pytest.approx(3.0)
+    gym.simulate(sim)
+    vz = gym.get_actor_rigid_body_states(env, b, gymapi.STATE_VEL)["vel"]["linear"]["z"][0]
+    assert vz == pytest.approx(20.0 / 60.0, rel=1e-3)
+    gym.simulate(sim)                                   # the force lasted one simulate only
+    vz2 = gym.get_actor_rigid_body_states(env, b, gymapi.STATE_VEL)["vel"]["linear"]["z"][0]
+    assert vz2 - vz == pytest.approx(-9.81 / 60.0, rel=1e-3)

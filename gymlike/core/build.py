@@ -155,9 +155,9 @@ def build_model(sim):
     solver, pipeline, contacts = _make_solver(sim)
     sim.attach(solver=solver, pipeline=pipeline, contacts=contacts, step_kwargs={})
     _make_states(sim, actors)
-    from . import drives, wrenches
+    from . import drives
     drives.on_finalize(sim, actors)    # targets and efforts set before finalize
-    wrenches.on_finalize(sim)          # body forces set before finalize
+    sim.replay_deferred()              # state writes and body forces made before, in call order
 
 
 def _filter_pairs(b, env_shapes, plan):
@@ -397,6 +397,4 @@ def _make_states(sim, actors):
     sim.attach(state=state, state_next=state_next, control=model.control(), joint_state_stale=False,
                check_nan=True)
     for a in actors:
-        ops, a.deferred, a.pending_body_states = a.deferred, [], None
-        for fn in ops:
-            fn()
+        a.pending_body_states = None      # (the replayed writes restore what they set)

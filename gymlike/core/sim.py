@@ -113,7 +113,7 @@ class Actor:
         self.body_segmentation = {}
         self.pending_dof_state = None      # DOF state set before the model existed
         self.pending_body_states = None    # body states set before the model existed
-        self.deferred = []                 # state writes to replay once the model exists
+        self.replays = 0                   # entries of sim.replay made for this actor
         # controls recorded before the model exists (core/drives.py applies them at finalize)
         self.pos_targets = np.zeros(asset.dof_count, np.float32)
         self.vel_targets = np.zeros(asset.dof_count, np.float32)
@@ -200,7 +200,11 @@ class Sim:
         self.destroyed = False
         self._actor_starts = None
         self.listeners = []              # objects with on_simulate() (tensor API)
-        self.pending_wrenches = []       # body forces applied before the model exists (core/wrenches.py)
+        # Before the model exists, a write is recorded on the record it changes (targets, props,
+        # colors, DOF state: reads see the latest value) and, where order matters (body-state
+        # writes, DOF-state writes after them, body forces), also here, replayed in call order
+        # once the model exists (build_model -> replay_deferred)
+        self.replay = []
         from . import session
         self.step_limit = session.step_limit_for_new_sim()   # gymlike.run --max-frames (else None)
 
@@ -364,6 +368,20 @@ class Sim:
 
     # NaN check: read back every `nan_check_interval` simulate calls (core/step.py)
     nan_check_interval = 1
+
+    def defer(self, actor, fn):
+        """Replay `fn()` once the model exists, after the writes deferred before it."""
+        self.replay.append(fn)
+        if actor is not None:
+            actor.replays += 1
+
+    def replay_deferred(self):
+        ops = list(self.replay)
+        self.replay.clear()
+        for a in self.all_actors():
+            a.replays = 0
+        for fn in ops:
+            fn()
 
     def attach(self, **parts):
         """Set what build_model made (the names of _BUILT)."""

@@ -105,7 +105,7 @@ def set_actor_body_states(actor, states, flags, what):
     states = states.copy()
     if not sim.finalized:
         defer_body_states(actor, states, flags)
-        actor.deferred.append(lambda: set_actor_body_states(actor, states, flags, what))
+        sim.defer(actor, lambda: set_actor_body_states(actor, states, flags, what))
         return
     set_body_states(sim, int(sim.host.actor_body0[actor.sim_index]), states, actor.env.origin, flags, what)
 
@@ -354,9 +354,9 @@ def set_actor_dof_states_checked(actor, states, flags):
     _check_array(states, DOF_STATE_DTYPE, actor.asset.dof_count, what)
     flags = _flags(flags, what)
     if not actor.env.sim.finalized:
-        if actor.deferred:   # keep the order of earlier deferred body-state writes
+        if actor.replays:   # keep the order of earlier deferred body-state writes
             states = states.copy()
-            actor.deferred.append(lambda: set_dof_states(actor.env.sim, [actor.sim_index], states, flags, what))
+            actor.env.sim.defer(actor, lambda: set_dof_states(actor.env.sim, [actor.sim_index], states, flags, what))
         defer_dof_states(actor, states, flags)
         return True
     set_dof_states(actor.env.sim, [actor.sim_index], states, flags, what)

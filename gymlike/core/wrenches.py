@@ -1,7 +1,7 @@
 """Rigid body forces and torques of the handle API (apply_body_forces,
 apply_body_force_at_pos): they act during the next `simulate` call only and add up within it
-(`sim.dev.body_force`, cleared by `Sim.simulate`). Before the model exists they are stored and
-applied by `on_finalize` (called once by build_model). The tensor API's wrench setters are in
+(`sim.dev.body_force`, cleared by `Sim.simulate`). Before the model exists they are replayed
+in call order once it does (Sim.defer). The tensor API's wrench setters are in
 tensors.py; both accumulate into the same `sim.dev.body_force` through kernels.user_wrench."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def apply_body_wrench(actor, body, force, torque, pos, space, what):
     if force is None and torque is None:
         return
     if not sim.finalized or sim.dev is None or sim.state is None:
-        sim.pending_wrenches.append((actor, body, force, torque, pos, space, what))
+        sim.defer(actor, lambda: apply_body_wrench(actor, body, force, torque, pos, space, what))
         return
     b = int(sim.host.actor_body0[actor.sim_index]) + int(body)
     _wp().launch(K.add_one_body_wrench, dim=1, device=sim.device,
@@ -48,12 +48,3 @@ def apply_body_wrench(actor, body, force, torque, pos, space, what):
 
 def _vec3_or_zero(x):
     return wp.vec3(0.0, 0.0, 0.0) if x is None else wp.vec3(*(float(c) for c in x))
-
-
-# ============================================================================ finalize
-def on_finalize(sim):
-    """Apply the body forces given before the model existed (act during the first simulate)."""
-    pending = list(sim.pending_wrenches)
-    sim.pending_wrenches.clear()
-    for (actor, body, force, torque, pos, space, what) in pending:
-        apply_body_wrench(actor, body, force, torque, pos, space, what)
