@@ -369,22 +369,19 @@ class Gym:
     def get_actor_rigid_body_handle(self, env, actor, index):
         """Rigid body handle = its DOMAIN_ENV index."""
         a = _h.actor_of(env, actor)
-        return a.body0 + _h.index(index, a.asset.body_count, "get_actor_rigid_body_handle", "body")
+        return _h.handle_of(a, "body", _h.local_of(a, "body", index))
 
     def get_actor_rigid_body_index(self, env, actor, index, domain):
         a = _h.actor_of(env, actor)
-        i = _h.index(index, a.asset.body_count, "get_actor_rigid_body_index", "body")
-        return _h.to_domain(a, i, "body", domain)
+        return _h.to_domain(a, _h.local_of(a, "body", index), "body", domain)
 
     def find_actor_rigid_body_handle(self, env, actor, name):
         a = _h.actor_of(env, actor)
-        i = a.asset.body_index(_h.name_of(name))
-        return INVALID_HANDLE if i < 0 else a.body0 + i  # noqa: F405
+        return _h.handle_of(a, "body", _h.find_local(a, "body", name))
 
     def find_actor_rigid_body_index(self, env, actor, name, domain):
         a = _h.actor_of(env, actor)
-        i = a.asset.body_index(_h.name_of(name))
-        return INVALID_HANDLE if i < 0 else _h.to_domain(a, i, "body", domain)  # noqa: F405
+        return _h.to_domain(a, _h.find_local(a, "body", name), "body", domain)
 
     def get_actor_root_rigid_body_handle(self, env, actor):
         return _h.actor_of(env, actor).body0
@@ -416,22 +413,19 @@ class Gym:
 
     def get_actor_joint_handle(self, env, actor, index):
         a = _h.actor_of(env, actor)
-        return a.joint0 + _h.index(index, a.asset.joint_count, "get_actor_joint_handle", "joint")
+        return _h.handle_of(a, "joint", _h.local_of(a, "joint", index))
 
     def get_actor_joint_index(self, env, actor, index, domain):
         a = _h.actor_of(env, actor)
-        i = _h.index(index, a.asset.joint_count, "get_actor_joint_index", "joint")
-        return _h.to_domain(a, i, "joint", domain)
+        return _h.to_domain(a, _h.local_of(a, "joint", index), "joint", domain)
 
     def find_actor_joint_handle(self, env, actor, name):
         a = _h.actor_of(env, actor)
-        i = a.asset.joint_index(_h.name_of(name))
-        return INVALID_HANDLE if i < 0 else a.joint0 + i  # noqa: F405
+        return _h.handle_of(a, "joint", _h.find_local(a, "joint", name))
 
     def find_actor_joint_index(self, env, actor, name, domain):
         a = _h.actor_of(env, actor)
-        i = a.asset.joint_index(_h.name_of(name))
-        return INVALID_HANDLE if i < 0 else _h.to_domain(a, i, "joint", domain)  # noqa: F405
+        return _h.to_domain(a, _h.find_local(a, "joint", name), "joint", domain)
 
     def get_joint_handle(self, env, actor_name, joint_name):
         h = self.find_actor_handle(env, actor_name)
@@ -452,22 +446,19 @@ class Gym:
 
     def get_actor_dof_handle(self, env, actor, index):
         a = _h.actor_of(env, actor)
-        return a.dof0 + _h.index(index, a.asset.dof_count, "get_actor_dof_handle", "dof")
+        return _h.handle_of(a, "dof", _h.local_of(a, "dof", index))
 
     def get_actor_dof_index(self, env, actor, index, domain):
         a = _h.actor_of(env, actor)
-        i = _h.index(index, a.asset.dof_count, "get_actor_dof_index", "dof")
-        return _h.to_domain(a, i, "dof", domain)
+        return _h.to_domain(a, _h.local_of(a, "dof", index), "dof", domain)
 
     def find_actor_dof_handle(self, env, actor, name):
         a = _h.actor_of(env, actor)
-        i = a.asset.dof_index(_h.name_of(name))
-        return INVALID_HANDLE if i < 0 else a.dof0 + i  # noqa: F405
+        return _h.handle_of(a, "dof", _h.find_local(a, "dof", name))
 
     def find_actor_dof_index(self, env, actor, name, domain):
         a = _h.actor_of(env, actor)
-        i = a.asset.dof_index(_h.name_of(name))
-        return INVALID_HANDLE if i < 0 else _h.to_domain(a, i, "dof", domain)  # noqa: F405
+        return _h.to_domain(a, _h.find_local(a, "dof", name), "dof", domain)
 
     def get_sim_rigid_body_count(self, sim):
         return _h.sim_of(sim).total("body")

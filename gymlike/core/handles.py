@@ -84,10 +84,34 @@ def space_of(space, what=None):
 _STARTS = {"body": "body0", "dof": "dof0", "joint": "joint0", "shape": "shape0"}
 
 
+_NAMES = {"body": "body_names", "dof": "dof_names", "joint": "joint_names"}
+_COUNTS = {"body": "body_count", "dof": "dof_count", "joint": "joint_count"}
+
+
+def local_of(actor, kind, i):
+    """A validated index into the actor's bodies/dofs/joints (DOMAIN_ACTOR)."""
+    return index(i, getattr(actor.asset, _COUNTS[kind]), call_name(), kind)
+
+
+def find_local(actor, kind, name):
+    """The actor's body/dof/joint called `name` (DOMAIN_ACTOR), -1 if none."""
+    names = getattr(actor.asset, _NAMES[kind])
+    name = name_of(name)
+    return names.index(name) if name in names else -1
+
+
+def handle_of(actor, kind, local):
+    """Handle of an actor's body/dof/joint: its DOMAIN_ENV index; INVALID_HANDLE (-1) stays."""
+    return -1 if local < 0 else to_domain(actor, local, kind, IndexDomain.DOMAIN_ENV)
+
+
 def to_domain(actor, local, kind, domain, what=None):
-    """Index `local` of an actor's bodies/dofs/joints/shapes expressed in `domain`."""
+    """Index `local` of an actor's bodies/dofs/joints/shapes expressed in `domain` (the one
+    translation between index domains; -1, INVALID_HANDLE, stays -1)."""
     what = what or call_name()
     domain = domain_of(domain, what)
+    if local < 0:
+        return -1
     if domain == IndexDomain.DOMAIN_ACTOR:
         return int(local)
     env_idx = getattr(actor, _STARTS[kind]) + int(local)
