@@ -78,6 +78,9 @@ PLAN = {
     "python -m gymlike.run --headless --max-frames 60 <script>": dict(run=False, reason=TEMPLATE),
     "python -m gymlike.run path/to/script.py [script args...]": dict(run=False, reason=TEMPLATE),
     "pip install \"gymlike[viewer]\"": dict(run=False, reason=PIP),
+    # scenes.md, README.md
+    "python -m gymlike.bench examples/scenes/ant64.yaml --frames 100 --num-worlds 64": dict(
+        run=True, expect=["env-frames/s", "64 worlds"]),
 }
 
 
