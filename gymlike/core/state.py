@@ -406,3 +406,57 @@ def set_body_field(env, handle, write):
 def _actor_at(env, handle, kind):
     from .handles import actor_at
     return actor_at(env, handle, kind, call_name())
+
+
+# ---------------------------------------------------------------------------- tensor API writers
+# (tensors.py validates the tensors; one launch over the listed actors each)
+def _written(sim, n, host, arts):
+    """Joints -> bodies of the touched articulations, and the solver forgets its warm start."""
+    newton = _newton()
+    st = sim.state
+    newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st, indices=arts[:n])
+    sim.state_written(host)
+
+
+def write_roots(sim, src, ids, host, n, arts, launch):
+    """Root states (actors, 13; env frame) of the actors `ids` (host: their host indices, None
+    for all) into the joint coordinates of free roots and the joint frames of fixed ones."""
+    TK = _tensor_kernels()
+    sim.sync_joint_state()
+    m, st, d = sim.model, sim.state, sim.dev
+    launch("set_roots", TK.scatter_roots, n,
+           (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
+            m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts))
+    floating = sim.host.actor_floating.astype(bool)
+    if not floating.all() and (host is None or not floating[host].all()):
+        P.notify(sim, "JOINT_PROPERTIES")      # a fixed root moved: its joint frame changed
+    _written(sim, n, host, arts)
+
+
+def write_dof_rows(sim, src, ids, host, n, arts, launch):
+    """DOF states (dofs, 2) of the actors `ids`."""
+    TK = _tensor_kernels()
+    sim.sync_joint_state()
+    st, d = sim.state, sim.dev
+    launch("set_dofs", TK.scatter_actor_dofs, n,
+           (src, ids, d.actor_dof0, d.actor_ndof, d.dof_q, d.dof_qd, d.actor_articulation, st.joint_q, st.joint_qd,
+            arts))
+    _written(sim, n, host, arts)
+
+
+def write_body_rows(sim, src):
+    """All rigid body states (bodies, 13; env frame) -> bodies, then joints follow (inverse,
+    then forward kinematics)."""
+    newton, wp = _newton(), _wp()
+    sim.sync_joint_state()
+    st = sim.state
+    wp.launch(_tensor_kernels().scatter_bodies, dim=sim.host.num_bodies, device=sim.device,
+              inputs=[src, sim.dev.body_origin, st.body_q, st.body_qd])
+    newton.eval_ik(sim.model, st, st.joint_q, st.joint_qd)
+    newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st)
+    sim.state_written()
+
+
+def _tensor_kernels():
+    from . import tensor_kernels
+    return tensor_kernels

@@ -1,5 +1,8 @@
-"""The tensor API: gymlike-owned state buffers (`gymapi.Tensor`) shared zero-copy with torch, the
-refresh kernels that fill them and the (indexed) setters that write the simulation.
+"""The tensor API's buffer registry: gymlike-owned state buffers (`gymapi.Tensor`) shared
+zero-copy with torch, the refreshes that fill them, and the validation of the tensors and actor
+index tensors the (indexed) setters receive. What a setter writes is done by the module of its
+concept, shared with the handle API: state.py (root, DOF and rigid body states), drives.py
+(targets, actuation forces), wrenches.py (body forces).
 
 Semantics (Isaac Gym's): a buffer is allocated once per sim (acquire twice -> same buffer), is
 filled by `refresh_*` only (stale in between), and writing into it changes nothing until the
@@ -15,13 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .runtime import LazyModule, newton as _newton
+from .runtime import LazyModule
 from .enums import TensorDataType
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 
 
-K = LazyModule("gymlike.core.kernels")
 wp = LazyModule("warp")     # (imported on first use; create_sim has initialised it quietly by then)
 TK = LazyModule("gymlike.core.tensor_kernels")   # (Warp loads on first use)
 
@@ -88,8 +90,6 @@ class TensorAPI:
         self.n_act, self.n_body, self.n_dof = h.num_actors, h.num_bodies, h.num_dofs
         # (index maps: sim.dev, shared with the handle API)
         self.arts = wp.zeros(max(1, self.n_act), dtype=wp.int32, device=dev)
-        self.host_floating = h.actor_floating.astype(bool)
-        self.has_fixed = not self.host_floating.all()
         self.buffers = {}
         self.refreshers = {}
         from .launch import Launcher
@@ -235,79 +235,45 @@ class TensorAPI:
         return wp.from_torch(t), host
 
     # ------------------------------------------------------------------ setters
-    def _fk(self, n, host):
-        newton = _newton()
-        st = self.sim.state
-        newton.eval_fk(self.sim.model, st.joint_q, st.joint_qd, st, indices=self.arts[:n])
-        self.sim.state_written(host)
-
+    # (validated here; written by the module of each concept, shared with the handle API)
     def set_roots(self, tensor, indices, count, what):
+        from . import state
         src = self.as_array(tensor, what, self.n_act, 13)
         ids, host, n = self.targets(indices, count, what)
-        if n == 0:
-            return True
-        self.sim.sync_joint_state()
-        m, st, d = self.sim.model, self.sim.state, self.sim.dev
-        self.launch("set_roots", TK.scatter_roots, n,
-                    (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
-                     m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd,
-                     m.joint_X_p, self.arts))
-        if self.has_fixed and (host is None or not self.host_floating[host].all()):
-            from .props import notify
-            notify(self.sim, "JOINT_PROPERTIES")
-        self._fk(n, host)
+        if n:
+            state.write_roots(self.sim, src, ids, host, n, self.arts, self.launch)
         return True
 
     def set_dof_states(self, tensor, indices, count, what):
+        from . import state
         src = self.as_array(tensor, what, self.n_dof, 2)
         ids, host, n = self.targets(indices, count, what)
-        if n == 0 or self.n_dof == 0:
-            return True
-        self.sim.sync_joint_state()
-        st, d = self.sim.state, self.sim.dev
-        self.launch("set_dofs", TK.scatter_actor_dofs, n,
-                    (src, ids, d.actor_dof0, d.actor_ndof, d.dof_q, d.dof_qd, d.actor_articulation, st.joint_q, st.joint_qd,
-                     self.arts))
-        self._fk(n, host)
+        if n and self.n_dof:
+            state.write_dof_rows(self.sim, src, ids, host, n, self.arts, self.launch)
         return True
 
     def set_dof_values(self, kind, tensor, indices, count, what):
-        """kind: 'pos_target' | 'vel_target' | 'actuation' (core/drives.py writes them)."""
+        """kind: 'pos_target' | 'vel_target' | 'actuation'."""
         from . import drives
         src = self.as_array(tensor, what, self.n_dof)
         ids, _, n = self.targets(indices, count, what)
-        if n == 0 or self.n_dof == 0:
-            return True
-        drives.write(self.sim, kind, src, ids, n, launch=self.launch)
+        if n and self.n_dof:
+            drives.write(self.sim, kind, src, ids, n, launch=self.launch)
         return True
 
     def set_bodies(self, tensor, what):
-        """All rigid body states -> bodies, then joints follow (inverse then forward kinematics)."""
-        newton = _newton()
-        src = self.as_array(tensor, what, self.n_body, 13)
-        self.sim.sync_joint_state()
-        st = self.sim.state
-        wp.launch(TK.scatter_bodies, dim=self.n_body, device=self.sim.device, inputs=[src, self.sim.dev.body_origin, st.body_q, st.body_qd])
-        newton.eval_ik(self.sim.model, st, st.joint_q, st.joint_qd)
-        newton.eval_fk(self.sim.model, st.joint_q, st.joint_qd, st)
-        self.sim.state_written()
+        from . import state
+        state.write_body_rows(self.sim, self.as_array(tensor, what, self.n_body, 13))
         return True
 
     def apply_forces(self, force, torque, pos, space, what):
+        from . import wrenches
         space = int(space_of(space, what))
         f = self.as_array(force, what + " (forces)", self.n_body, 3) if force is not None else None
         t = self.as_array(torque, what + " (torques)", self.n_body, 3) if torque is not None else None
         p = self.as_array(pos, what + " (positions)", self.n_body, 3) if pos is not None else None
-        if f is None and t is None:
-            return True
-        dummy = f if f is not None else t
-        m, st, d = self.sim.model, self.sim.state, self.sim.dev
-        self.launch(("forces", id(st)), TK.add_body_wrenches, self.n_body,
-                    (f if f is not None else dummy, t if t is not None else dummy, p if p is not None else dummy,
-                     int(f is not None), int(t is not None), int(p is not None), space,
-                     st.body_q, m.body_com, d.body_origin, d.body_force, d.body_env, d.nan_worlds,
-                     d.bad_input, d.nan_count))
-        d.forces_pending = True
+        if f is not None or t is not None:
+            wrenches.add_rows(self.sim, f, t, p, space, self.launch)
         return True
 
 

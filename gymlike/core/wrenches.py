@@ -1,8 +1,8 @@
-"""Rigid body forces and torques of the handle API (apply_body_forces,
-apply_body_force_at_pos): they act during the next `simulate` call only and add up within it
-(`sim.dev.body_force`, cleared by `Sim.simulate`). Before the model exists they are replayed
-in call order once it does (Sim.defer). The tensor API's wrench setters are in
-tensors.py; both accumulate into the same `sim.dev.body_force` through kernels.user_wrench."""
+"""Rigid body forces and torques, for the handle API (apply_body_forces, apply_body_force_at_pos)
+and the tensor API (apply_rigid_body_force_tensors, apply_rigid_body_force_at_pos_tensors): both
+accumulate into `sim.dev.body_force` through kernels.user_wrench; they act during the next
+`simulate` call only and add up within it (cleared by `Sim.simulate`). Before the model exists,
+handle-API forces are replayed in call order once it does (Sim.defer)."""
 
 from __future__ import annotations
 
@@ -48,3 +48,17 @@ def apply_body_wrench(actor, body, force, torque, pos, space, what):
 
 def _vec3_or_zero(x):
     return wp.vec3(0.0, 0.0, 0.0) if x is None else wp.vec3(*(float(c) for c in x))
+
+
+def add_rows(sim, force, torque, pos, space, launch):
+    """Per-body force / torque / position rows (bodies, 3; Warp arrays, None when not given) for
+    the next simulate; non-finite or absurd values are flagged for the NaN guard."""
+    from . import tensor_kernels as TK
+    dummy = force if force is not None else torque
+    m, st, d = sim.model, sim.state, sim.dev
+    launch(("forces", id(st)), TK.add_body_wrenches, sim.host.num_bodies,
+           (force if force is not None else dummy, torque if torque is not None else dummy,
+            pos if pos is not None else dummy, int(force is not None), int(torque is not None),
+            int(pos is not None), space, st.body_q, m.body_com, d.body_origin, d.body_force, d.body_env,
+            d.nan_worlds, d.bad_input, d.nan_count))
+    d.forces_pending = True
