@@ -31,3 +31,8 @@ def test_task_benchmark_runs(tmp_path):
 def test_camera_benchmark_runs(tmp_path):
     out = _run(["benchmarks/bench_cameras.py", "--n", "2", "--size", "16", "--frames", "2"], tmp_path)
     assert "ns/pixel" in out and "ratio render/physics" in out
+
+
+def test_cpu_pipeline_benchmark_runs(tmp_path):
+    out = _run(["benchmarks/bench_cpu_pipeline.py", "--n", "2", "--frames", "2"], tmp_path)
+    assert "| 2 |" in out and "C / raw" in out

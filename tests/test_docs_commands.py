@@ -78,6 +78,12 @@ PLAN = {
     "python -m gymlike.run --headless --max-frames 60 <script>": dict(run=False, reason=TEMPLATE),
     "python -m gymlike.run path/to/script.py [script args...]": dict(run=False, reason=TEMPLATE),
     "pip install \"gymlike[viewer]\"": dict(run=False, reason=PIP),
+    # cpu_pipeline.md
+    "GYMLIKE_CPU_PIPELINE=mujoco-c python examples/train.py task=Ant": dict(
+        run=False, reason="an Ant training run (minutes of CPU); the C path is tested by tests/test_cpu_pipeline.py"),
+    "python benchmarks/bench_cpu_pipeline.py": dict(
+        run=False, reason="the full benchmark (3 sizes x 3 variants, minutes of CPU); "
+                          "tests/test_benchmarks_run.py runs it with tiny settings"),
     # scenes.md, README.md
     "python -m gymlike.bench examples/scenes/ant64.yaml --frames 100 --num-worlds 64": dict(
         run=True, expect=["env-frames/s", "64 worlds"]),

@@ -335,6 +335,8 @@ def _make_solver(sim):
             raise GymlikeRuntimeError(f"prepare_sim: Newton's MuJoCo solver refused the model "
                                       f"({_asset_files(sim)}): {type(e).__name__}: {e}") from e
         if not newton_contacts:
+            from . import mjc
+            mjc.install(sim, solver)       # on the CPU: MuJoCo's C library steps the worlds
             return solver, None, None
     else:
         fp = sim.params.flex

@@ -1,0 +1,84 @@
+"""The opt-in CPU pipeline on MuJoCo's C library (GYMLIKE_CPU_PIPELINE=mujoco-c, core/mjc.py):
+it steps the same scenes as the MuJoCo-Warp path to within solver tolerance."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.slow
+
+SCRIPT = r"""
+import math, sys, numpy as np
+sys.path.insert(0, %(tests)r)
+from conftest import PENDULUM_URDF, make_sim, options, pose, write
+from gymlike import gymapi
+import pathlib, tempfile
+gym = gymapi.acquire_gym()
+tmp = pathlib.Path(tempfile.mkdtemp())
+write(tmp, "p.urdf", PENDULUM_URDF.format(L=0.5))
+sim = make_sim(gym, "physx", ground=False, dt=1 / 240, substeps=1)
+pend = gym.load_asset(sim, str(tmp), "p.urdf", options(fix_base_link=True))
+box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+envs = []
+for i in range(3):
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
+    gym.create_actor(env, pend, pose(0, 0, 2), "pend", i, 0)
+    gym.create_actor(env, box, pose(0.5, 0, 3), "box", i, 0)
+    envs.append(env)
+gym.prepare_sim(sim)
+# env 1: a PD drive to 0.5 rad; env 2: heavier bob (per-world mass); env 0: free swing from 0.3
+st = gym.get_actor_dof_states(envs[0], 0, gymapi.STATE_ALL); st["pos"] = 0.3
+gym.set_actor_dof_states(envs[0], 0, st, gymapi.STATE_ALL)
+pr = gym.get_actor_dof_properties(envs[1], 0)
+pr["driveMode"][0] = gymapi.DOF_MODE_POS; pr["stiffness"][0] = 50.0; pr["damping"][0] = 5.0
+gym.set_actor_dof_properties(envs[1], 0, pr)
+gym.set_actor_dof_position_targets(envs[1], 0, np.array([0.5], np.float32))
+bp = gym.get_actor_rigid_body_properties(envs[2], 0); bp[1].mass = 3.0
+gym.set_actor_rigid_body_properties(envs[2], 0, bp, True)
+st = gym.get_actor_dof_states(envs[2], 0, gymapi.STATE_ALL); st["pos"] = -0.4
+gym.set_actor_dof_states(envs[2], 0, st, gymapi.STATE_ALL)
+for _ in range(240):
+    gym.simulate(sim)
+q = [float(gym.get_actor_dof_states(e, 0, gymapi.STATE_POS)["pos"][0]) for e in envs]
+z = [float(gym.get_actor_rigid_body_states(e, 1, gymapi.STATE_POS)["pose"]["p"]["z"][0]) for e in envs]
+print("RESULT", q, z, type(sim.solver._mujoco_warp_step).__name__)
+"""
+
+
+def run(pipeline):
+    env = dict(os.environ, GYMLIKE_CPU_PIPELINE=pipeline)
+    tests = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, "-c", SCRIPT % {"tests": tests}], env=env, capture_output=True,
+                         text=True, timeout=600)
+    line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT")]
+    assert line, out.stderr[-2000:]
+    body, kind = line[0][len("RESULT "):].rsplit(" ", 1)
+    q, z = body.split("] [")
+    return ([float(v) for v in q.strip("[]").split(",")], [float(v) for v in z.strip("[]").split(",")]), kind
+
+
+def test_c_pipeline_matches_mujoco_warp_on_pendulums_drives_per_world_masses_and_free_fall():
+    (q_c, z_c), kind_c = run("mujoco-c")
+    (q_w, z_w), kind_w = run("warp")
+    assert kind_c == "CStep" and kind_w != "CStep"
+    np.testing.assert_allclose(q_c, q_w, atol=2e-3)       # same pendulum angles after 1 s
+    # the PD drive settled where it balances gravity: k (0.5 - q) = m g L sin(q)
+    assert 50.0 * (0.5 - q_c[1]) == pytest.approx(1.0 * 9.81 * 0.5 * np.sin(q_c[1]), rel=0.05)
+    # free fall for 240 steps of 1/240 s from z = 3: semi-implicit Euler's z0 - g h^2 n (n + 1) / 2
+    # (the discrete form of z0 - g t^2 / 2) on both paths
+    np.testing.assert_allclose(z_c, 3.0 - 9.81 * (1 / 240) ** 2 * 240 * 241 / 2, atol=1e-4)
+    np.testing.assert_allclose(z_c, z_w, atol=1e-3)
+
+
+def test_bad_pipeline_name_is_an_error():
+    env = dict(os.environ, GYMLIKE_CPU_PIPELINE="fast")
+    code = ("from gymlike import gymapi; from conftest import make_sim; import sys; "
+            "gym = gymapi.acquire_gym(); sim = make_sim(gym); b = gym.create_box(sim, .1, .1, .1, gymapi.AssetOptions()); "
+            "e = gym.create_env(sim, gymapi.Vec3(-1,-1,0), gymapi.Vec3(1,1,1), 1); "
+            "gym.create_actor(e, b, gymapi.Transform(p=gymapi.Vec3(0,0,1)), 'b', 0, 0); gym.prepare_sim(sim)")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600,
+                         cwd=os.path.dirname(os.path.abspath(__file__)))
+    assert out.returncode != 0 and "GYMLIKE_CPU_PIPELINE must be one of mujoco-c, warp, got 'fast'" in out.stderr
