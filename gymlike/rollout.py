@@ -145,10 +145,13 @@ def _hull(p):
         return p
     p = p[np.lexsort((p[:, 1], p[:, 0]))]
 
+    def turn(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
     def half(points):
         h = []
         for q in points:
-            while len(h) >= 2 and np.cross(h[-1] - h[-2], q - h[-2]) <= 0:
+            while len(h) >= 2 and turn(h[-2], h[-1], q) <= 0:
                 h.pop()
             h.append(q)
         return h

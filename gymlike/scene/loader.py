@@ -517,7 +517,9 @@ def _build(spec, gym, sim, W, spacing, prepare):
         from ..gymapi import _register
         _register(sim, asset)
         # (inline shapes got the gap through the builder already)
-        templates.append(Template(tree[0], asset, X_root, True, f"bodies ({tree[1]})"))
+        t = Template(tree[0], asset, X_root, True, f"bodies ({tree[1]})")
+        _joint_drives(t, [tree[3][b] for b in tree[2] if b in tree[3]])
+        templates.append(t)
     names = [t.name for t in templates]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -555,6 +557,24 @@ def _build(spec, gym, sim, W, spacing, prepare):
     if prepare:
         gym.prepare_sim(sim)
     return scene
+
+
+def _joint_drives(t, joints):
+    """Drive modes and targets of inline joints -> the template's DOF properties and targets
+    (gains came through the builder; a ball or d6 joint's DOFs are named label_0, label_1, ...)."""
+    names = t.asset.dof_names
+    for j in joints:
+        d = j["drive"]
+        if not d:
+            continue
+        label = j["label"]
+        dofs = [i for i, n in enumerate(names) if n == label or
+                (j["type"] in ("ball", "d6") and n.startswith(label + "_") and n[len(label) + 1:].isdigit())]
+        for i in dofs:
+            t.dof_props["driveMode"][i] = _DRIVE[d["mode"]]
+            if "target" in d:
+                t.targets[i] = d["target"]
+                t.targets_set = True
 
 
 def _apply_template(gym, env, h, t):
