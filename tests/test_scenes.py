@@ -102,7 +102,9 @@ def test_replicated_worlds_do_not_interact():
 
 def test_post_build_targets_in_every_world():
     d = doc(ARM, post_build=[{"op": "set_joint_targets", "values": {"shoulder": 0.4, "elbow": "-pi/6"}},
-                             {"op": "set_attr", "select": "*", "attr": "stiffness", "value": 80}],
+                             {"op": "set_attr", "select": "*", "attr": "stiffness", "value": 80},
+                             {"op": "set_attr", "select": "lower", "attr": "mass", "value": 2.0},
+                             {"op": "set_attr", "select": "up*", "attr": "mu", "value": 0.3}],
             replicate={"num_worlds": 3, "spacing": 1.0})
     scene = load_scene(d)
     try:
@@ -112,6 +114,10 @@ def test_post_build_targets_in_every_world():
             props = g.get_actor_dof_properties(env, h)
             assert np.allclose(props["stiffness"], 80) and np.allclose(props["damping"], 30)
             assert list(props["driveMode"]) == [gymapi.DOF_MODE_POS] * 2
+            bodies = g.get_actor_rigid_body_properties(env, h)
+            assert bodies[1].mass == pytest.approx(2.0) and bodies[0].mass != pytest.approx(2.0)
+            shapes = g.get_actor_rigid_shape_properties(env, h)
+            assert shapes[0].friction == pytest.approx(0.3) and shapes[1].friction == pytest.approx(1.0)
         scene.step(180)
         q = scene.refresh()["dof_w"][..., 0]
         assert torch.allclose(q, torch.tensor([0.4, -math.pi / 6]).expand(3, 2), atol=1e-3), q
@@ -169,7 +175,9 @@ def test_errors_found_after_assets_load_destroy_the_sim(sims_made):
         load_scene(doc(ARM, initial_joint_q=[{"index": 2, "value": 0}]))
     with pytest.raises(SceneError, match=r"post_build\[0\]\.select: no DOF matches 'wrist\*'"):
         load_scene(doc(ARM, post_build=[{"op": "set_joint_targets", "select": "wrist*", "value": 0}]))
-    assert len(sims_made) == 3 and all(s.destroyed for s in sims_made)
+    with pytest.raises(SceneError, match=r"post_build\[0\]\.values\.hand: no body matches 'hand'"):
+        load_scene(doc(ARM, post_build=[{"op": "set_attr", "attr": "mass", "values": {"hand": 2.0}}]))
+    assert len(sims_made) == 4 and all(s.destroyed for s in sims_made)
 
 
 def test_tree_and_articulation_errors():

@@ -271,7 +271,6 @@ def _inline_urdf_file(text):
 
 def _file_asset(gym, sim, a, options):
     from ..core.asset import load_asset_file
-    from ..gymapi import AssetOptions  # noqa: F401  (options built by the caller)
     kind, src = a["source"]
     path = _inline_urdf_file(src) if kind == "inline" else src
     try:
@@ -295,22 +294,16 @@ def _options(spec, floating=None):
 
 
 # ---------------------------------------------------------------------------- selectors
-def _dofs(templates, sel, actor, path, what="DOF"):
-    """(template, DOF index) pairs whose name matches `sel` (glob) in actors matching `actor`."""
+def _select(templates, sel, actor, path, kind):
+    """(template, index) pairs whose DOF or body name (kind 'dof_names' / 'body_names') matches
+    the glob `sel` in actors matching `actor`; matching nothing is an error (likely a typo)."""
     hits = [(t, i) for t in templates if fnmatch.fnmatchcase(t.name, actor)
-            for i, n in enumerate(t.asset.dof_names) if fnmatch.fnmatchcase(n, sel)]
+            for i, n in enumerate(getattr(t.asset, kind)) if fnmatch.fnmatchcase(n, sel)]
     if not hits:
-        names = sorted({n for t in templates for n in t.asset.dof_names})
-        raise SceneError(path, f"no {what} matches {sel!r} in actors {actor!r} (DOFs: {', '.join(names) or 'none'})")
-    return hits
-
-
-def _bodies(templates, sel, actor, path):
-    hits = [(t, i) for t in templates if fnmatch.fnmatchcase(t.name, actor)
-            for i, n in enumerate(t.asset.body_names) if fnmatch.fnmatchcase(n, sel)]
-    if not hits:
-        names = sorted({n for t in templates for n in t.asset.body_names})
-        raise SceneError(path, f"no body matches {sel!r} in actors {actor!r} (bodies: {', '.join(names)})")
+        what = "DOF" if kind == "dof_names" else "body"
+        names = sorted({n for t in templates for n in getattr(t.asset, kind)})
+        raise SceneError(path, f"no {what} matches {sel!r} in actors {actor!r} "
+                               f"({what} names: {', '.join(names) or 'none'})")
     return hits
 
 
@@ -340,9 +333,9 @@ def _initial_q(templates, entries):
 def _post_build(templates, ops):
     for op in ops:
         for sel, value in op["values"].items():
-            path = op["path"] + (f".values.{sel}" if len(op["values"]) > 1 or sel != next(iter(op["values"])) else ".select")
+            path = op["path"] + (f".values.{sel}" if op["keyed"] else ".select")
             if op["op"] == "set_joint_targets":
-                for t, i in _dofs(templates, sel, op["actor"], path):
+                for t, i in _select(templates, sel, op["actor"], path, "dof_names"):
                     t.targets[i] = value
                     t.targets_set = True
                 continue
@@ -350,16 +343,16 @@ def _post_build(templates, ops):
             if attr in S.DOF_ATTRS:
                 field = {"drive_mode": "driveMode", "has_limits": "hasLimits"}.get(attr, attr)
                 v = _DRIVE[value] if attr == "drive_mode" else value
-                for t, i in _dofs(templates, sel, op["actor"], path):
+                for t, i in _select(templates, sel, op["actor"], path, "dof_names"):
                     t.dof_props[field][i] = v
                     if attr in ("lower", "upper"):
                         t.dof_props["hasLimits"][i] = True
             elif attr == "mass":
-                for t, i in _bodies(templates, sel, op["actor"], path):
+                for t, i in _select(templates, sel, op["actor"], path, "body_names"):
                     t.body_mass[i] = value
             else:
-                for t, i in _bodies(templates, sel, op["actor"], path):
-                    t.shape_material.setdefault(i, {})["mu" if attr == "friction" else attr] = value
+                for t, i in _select(templates, sel, op["actor"], path, "body_names"):
+                    t.shape_material.setdefault(i, {})[attr] = value
 
 
 # ---------------------------------------------------------------------------- the scene
@@ -594,11 +587,10 @@ def _apply_template(gym, env, h, t):
         gym.set_actor_rigid_body_properties(env, h, props, True)
     if t.shape_material or t.contact_offset is not None:
         props = gym.get_actor_rigid_shape_properties(env, h)
-        start, count = t.asset.body_shape_start, t.asset.body_shape_count
+        start = t.asset.body_shape_start
         for k, p in enumerate(props):
+            # the body holding shape k (bodies without shapes share the next one's start)
             body = int(np.searchsorted(start, k, side="right") - 1)
-            while body > 0 and count[body] == 0:
-                body -= 1
             for src in (t.shape_material.get(None), t.shape_material.get(body)):
                 if src:
                     if "mu" in src:

@@ -29,7 +29,7 @@ ENGINES = {"physx": "physx", "mujoco": "physx", "flex": "flex", "xpbd": "flex"}
 DOF_ATTRS = ("stiffness", "damping", "lower", "upper", "effort", "velocity", "friction", "armature",
              "drive_mode", "has_limits")
 BODY_ATTRS = ("mass",)
-SHAPE_ATTRS = ("friction", "restitution")
+SHAPE_ATTRS = ("mu", "restitution")   # shape friction is `mu`: `friction` is the DOF property
 OPS = ("set_attr", "set_joint_targets")
 NONDETERMINISTIC_OPS = ("randomize", "randomize_attr", "randomize_joint_q")
 
@@ -597,7 +597,7 @@ def _op(o, path, unsupported):
     m = mapping(o, path, ("op", "select", "actor", "attr", "value", "values"), ("op",))
     if m["op"] not in OPS:
         raise SceneError(_join(path, "op"), f"unknown op {m['op']!r}; expected one of {', '.join(OPS)}")
-    out = dict(op=m["op"], path=path, actor=string(m.get("actor", "*"), _join(path, "actor")))
+    out = dict(op=m["op"], path=path, actor=string(m.get("actor", "*"), _join(path, "actor")), keyed="values" in m)
     if "values" in m:
         if "value" in m or "select" in m:
             raise SceneError(_join(path, "values"), "give either values (a mapping name -> value) or select + value")
