@@ -1,9 +1,6 @@
-"""Benchmark a scene file: `python -m gymlike.bench SCENE --frames N --num-worlds M`.
-
-Builds the scene, warms up (the first frames include Warp's kernel compiles), times N frames
-and prints env-frames/s (worlds x frames / wall seconds) and where the time went: building,
-warm-up, stepping (simulate) and reading the state tensors back.
-"""
+"""`python -m gymlike.bench SCENE --frames N --num-worlds M [--dt S] [--engine physx|flex]
+[--device cpu|cuda:N] [--warmup K]`: load a scene file, warm up (the first frames compile Warp
+kernels), time N frames of `gym.simulate` and print env-frames/s and where the time went."""
 
 from __future__ import annotations
 
@@ -12,76 +9,116 @@ import sys
 import time
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m gymlike.bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("scene", help="scene file (.yaml, .yml or .json, schema_version 1)")
-    ap.add_argument("--frames", type=int, default=200, help="frames to time (default 200)")
-    ap.add_argument("--num-worlds", type=int, default=None, help="worlds (default: the scene's)")
-    ap.add_argument("--warmup", type=int, default=5, help="frames before timing (default 5)")
-    ap.add_argument("--dt", type=float, default=None, help="frame length in seconds (default: the scene's)")
-    ap.add_argument("--engine", choices=("physx", "flex"), default=None, help="default: the scene's")
-    ap.add_argument("--device", default=None, help="cpu or cuda:N (default: the scene's pipeline, cpu)")
-    args = ap.parse_args(argv)
-    if args.frames < 1 or args.warmup < 0 or (args.num_worlds is not None and args.num_worlds < 1):
-        ap.error("--frames and --num-worlds must be positive, --warmup >= 0")
-    import yaml
-    from .scene import load_scene
-    with open(args.scene, encoding="utf-8") as f:
-        doc = yaml.safe_load(f)
-    if isinstance(doc, dict) and (args.dt is not None or args.engine is not None):
-        sim = dict(doc.get("simulation") or {})
-        if args.dt is not None:
-            sim["dt"] = args.dt
-        if args.engine is not None:
-            sim["engine"] = args.engine
-            sim.pop("solver", None)
-        doc = {**doc, "simulation": sim}
-    # relative asset paths are the scene file's: load from the file unless it was edited
-    t0 = time.perf_counter()
-    scene = load_scene(args.scene if doc is None or (args.dt is None and args.engine is None) else
-                       _rebase(doc, args.scene), num_worlds=args.num_worlds, device=args.device)
-    t_build = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    scene.step(args.warmup)
-    scene.tensors()
-    t_warm = time.perf_counter() - t0
-    t_step = t_read = 0.0
-    for _ in range(args.frames):
+def _parser():
+    p = argparse.ArgumentParser(prog="python -m gymlike.bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("scene", help="scene file (YAML or JSON, schema_version 1)")
+    p.add_argument("--frames", type=int, default=200, help="timed frames (default 200)")
+    p.add_argument("--num-worlds", type=int, default=None, help="worlds (default: the scene's)")
+    p.add_argument("--dt", type=float, default=None, help="frame time in seconds (default: the scene's)")
+    p.add_argument("--engine", choices=("physx", "flex", "mujoco", "xpbd"), default=None,
+                   help="physx/mujoco: MuJoCo-Warp; flex/xpbd: XPBD (default: the scene's)")
+    p.add_argument("--device", default="cpu", help="cpu or cuda:N (default cpu)")
+    p.add_argument("--warmup", type=int, default=5, help="untimed frames first (default 5)")
+    return p
+
+
+class _Timed:
+    """Wraps a callable and adds its wall time to `seconds` (solver step, collision)."""
+
+    def __init__(self, fn):
+        self.fn, self.seconds = fn, 0.0
+
+    def __call__(self, *a, **kw):
         t0 = time.perf_counter()
-        scene.step(1)
-        t1 = time.perf_counter()
-        scene.refresh()
-        t2 = time.perf_counter()
-        t_step += t1 - t0
-        t_read += t2 - t1
-    total = t_step + t_read
-    w = scene.num_worlds
-    print(f"scene {scene.name!r}: {w} worlds, {args.frames} frames of {scene.dt:g} s "
-          f"({scene.substeps} substeps), {scene.sim.type.name} on {scene.device}")
-    print(f"env-frames/s {w * args.frames / total:,.0f}   ({total / args.frames * 1e3:.2f} ms per frame)")
-    print(f"time: build {t_build:.2f} s, warm-up {t_warm:.2f} s ({args.warmup} frames, includes kernel compiles), "
-          f"simulate {t_step:.3f} s ({100 * t_step / total:.0f}%), state read-back {t_read:.3f} s "
-          f"({100 * t_read / total:.0f}%)")
+        try:
+            return self.fn(*a, **kw)
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+
+def run(argv=None, out=sys.stdout):
+    args = _parser().parse_args(argv)
+    for name in ("frames", "warmup"):
+        if getattr(args, name) < (1 if name == "frames" else 0):
+            raise SystemExit(f"gymlike.bench: --{name} must be >= {1 if name == 'frames' else 0}")
+    if args.num_worlds is not None and args.num_worlds < 1:
+        raise SystemExit("gymlike.bench: --num-worlds must be >= 1")
+    from .core.runtime import wp
+    wp()              # Warp started quietly (one line if kernels compile)
+    from .scene import load_scene
+    t0 = time.perf_counter()
+    scene = load_scene(args.scene, num_worlds=args.num_worlds, dt=args.dt, engine=args.engine,
+                       device=args.device, prepare=False)
+    t_load = time.perf_counter() - t0
+    gym, sim = scene.gym, scene.sim
+    t0 = time.perf_counter()
+    gym.prepare_sim(sim)
+    t_prepare = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for _ in range(args.warmup):
+        gym.simulate(sim)
+    _sync(scene)
+    t_warm = time.perf_counter() - t0
+
+    core = scene.core
+    solver_step = core.solver.step
+    core.solver.step = timed_solver = _Timed(solver_step)
+    timed_collide = None
+    if core.pipeline is not None:
+        collide = core.pipeline.collide
+        core.pipeline.collide = timed_collide = _Timed(collide)
+    try:
+        t0 = time.perf_counter()
+        for _ in range(args.frames):
+            gym.simulate(sim)
+        _sync(scene)
+        t_run = time.perf_counter() - t0
+    finally:
+        core.solver.step = solver_step
+        if timed_collide is not None:
+            core.pipeline.collide = timed_collide.fn
+    W = scene.num_worlds
+    rate = args.frames * W / t_run
+    solver_s = timed_solver.seconds
+    coll_s = timed_collide.seconds if timed_collide is not None else 0.0
+    other = max(0.0, t_run - solver_s - coll_s)
+    solver_name = type(core.solver).__name__
+    print(f"scene '{scene.name}' ({args.scene}): {W} world{'s' * (W != 1)} x {scene.actors_per_world} actor{'s' * (scene.actors_per_world != 1)}, "
+          f"{scene.bodies_per_world} bodies and {scene.dofs_per_world} DOFs per world, engine {scene.engine} "
+          f"({solver_name}), dt {scene.dt:g} s x {scene.substeps} substeps, device {scene.device}", file=out)
     if scene.unsupported_features:
-        print("not modelled: " + "; ".join(scene.unsupported_features))
+        print(f"  skipped unsupported features: {'; '.join(scene.unsupported_features)}", file=out)
+    print(f"{rate:,.0f} env-frames/s  ({args.frames} frames x {W} worlds in {t_run:.3f} s, "
+          f"{1e3 * t_run / args.frames:.2f} ms/frame, {rate * scene.dt:,.1f}x real time summed over worlds)", file=out)
+    print("where time goes:", file=out)
+    rows = [("load scene (parse, assets, envs, actors)", t_load),
+            ("prepare_sim (Newton model, solver)", t_prepare),
+            (f"warm-up, {args.warmup} frames (first-use kernel compiles)", t_warm),
+            (f"timed frames: {solver_name}.step", solver_s)]
+    if timed_collide is not None:
+        rows.append(("timed frames: Newton collision pipeline", coll_s))
+    rows.append(("timed frames: gymlike (drives, NaN guard, launches)", other))
+    for label, sec in rows:
+        share = f"{100 * sec / t_run:5.1f}% of timed" if label.startswith("timed") else ""
+        print(f"  {label:<58s} {sec:8.3f} s  {share}", file=out)
     scene.close()
-    return 0
+    return rate
 
 
-def _rebase(doc, path):
-    """The edited document with its asset paths made absolute (they are the file's)."""
-    import os
-    base = os.path.dirname(os.path.abspath(path))
-    assets = []
-    for a in doc.get("assets") or []:
-        a = dict(a)
-        for k in ("urdf", "mjcf", "usd"):
-            v = a.get(k)
-            if isinstance(v, str) and not v.lstrip().startswith("<") and not os.path.isabs(v):
-                a[k] = os.path.join(base, v)
-        assets.append(a)
-    return {**doc, "assets": assets} if assets else doc
+def _sync(scene):
+    import warp as wp
+    if str(scene.device).startswith("cuda"):
+        wp.synchronize_device(scene.device)
+
+
+def main():
+    from .core.errors import GymlikeError
+    try:
+        run()
+    except GymlikeError as e:
+        print(f"gymlike.bench: {type(e).__name__}: {e}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -72,6 +72,12 @@ PLAN = {
     "python benchmarks/bench_tasks.py": dict(
         run=False, reason="the full benchmark (6 tasks x 3 sizes, minutes of CPU); "
                           "tests/test_benchmarks_run.py runs it with tiny settings"),
+    # README.md, scenes.md
+    "python -m gymlike.bench examples/scenes/ant64.yaml --frames 200": dict(
+        run=True, expect=["64 worlds", "env-frames/s", "where time goes"]),
+    "python -m gymlike.bench examples/scenes/box.yaml --frames 100 --num-worlds 16": dict(
+        run=True, expect=["16 worlds", "env-frames/s"]),
+    "python -m gymlike.bench --help": dict(run=True, expect=["--num-worlds", "--engine"]),
     # cameras.md, real_clients.md, run.md, viewer.md
     "python -m gymlike.run --record out.mp4 script.py": dict(run=False, reason=TEMPLATE),
     "pip install -e \".[video]\"": dict(run=False, reason=PIP),
@@ -84,9 +90,6 @@ PLAN = {
     "python benchmarks/bench_cpu_pipeline.py": dict(
         run=False, reason="the full benchmark (3 sizes x 3 variants, minutes of CPU); "
                           "tests/test_benchmarks_run.py runs it with tiny settings"),
-    # scenes.md, README.md
-    "python -m gymlike.bench examples/scenes/ant64.yaml --frames 100 --num-worlds 64": dict(
-        run=True, expect=["env-frames/s", "64 worlds"]),
 }
 
 
