@@ -197,6 +197,7 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     if n_act:
         h.actor_dof0[1:] = np.cumsum(h.actor_ndof)[:-1]
     h.actor_floating = np.array([a.asset.floating for a in actors], bool)
+    h.any_fixed_root = not h.actor_floating.all()
     h.actor_env = np.array([a.env.index for a in actors], np.int64)
     joint_art = model.joint_articulation.numpy()
     h.actor_articulation = joint_art[a_joint0].astype(np.int64)

@@ -427,8 +427,8 @@ def write_roots(sim, src, ids, host, n, arts, launch):
     launch("set_roots", TK.scatter_roots, n,
            (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
             m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts))
-    floating = sim.host.actor_floating.astype(bool)
-    if not floating.all() and (host is None or not floating[host].all()):
+    h = sim.host
+    if h.any_fixed_root and (host is None or not h.actor_floating[host].all()):
         P.notify(sim, "JOINT_PROPERTIES")      # a fixed root moved: its joint frame changed
     _written(sim, n, host, arts)
 

@@ -47,6 +47,7 @@ class HostTables(Declared):
     actor_dof0: np.ndarray          # (A,) int64: first Isaac Gym DOF (DOMAIN_SIM)
     actor_ndof: np.ndarray          # (A,) int64: Isaac Gym DOFs (free roots excluded)
     actor_floating: np.ndarray      # (A,) bool: root joint is free
+    any_fixed_root: bool            # some actor's root is fixed (its joint frame moves with root writes)
     actor_articulation: np.ndarray  # (A,) int64: Newton articulation
     actor_shape0: np.ndarray        # (A,) int64: first Newton shape
     actor_tendon0: np.ndarray       # (A,) int64: first Newton (MuJoCo) tendon
