@@ -4,8 +4,8 @@ on a ground plane, a frame of 1/60 s in 2 substeps, random actuation forces each
 
 * gymlike C    : gymlike with GYMLIKE_CPU_PIPELINE=mujoco-c (core/mjc.py)
 * gymlike Warp : gymlike on MuJoCo-Warp (the default CPU path)
-* raw C        : mujoco.rollout of the MjModel gymlike's solver compiled, same threads, no gymlike
-                 (the ceiling for the C pipeline)
+* raw C        : mujoco.rollout alone on the MjModels, threads and states gymlike's C step uses
+                 (the ceiling for the C pipeline: both substeps in one call, no Newton/gymlike)
 
 Env-frames/s = envs x frames / wall seconds (best of 2 trials). Each gymlike variant runs in a
 child process (the switch is read when the solver is made).
@@ -42,21 +42,24 @@ for i in range(n):
 gym.prepare_sim(sim)
 g = torch.Generator().manual_seed(0)
 if raw:
-    import mujoco
+    # the same MjModels (per-world copies included), threads and initial states gymlike's C
+    # step uses (taken after one gymlike frame), stepped by mujoco.rollout alone
     from mujoco import rollout
-    m = sim.solver.mj_model
-    m.opt.timestep = 1 / 120
-    nthread = os.cpu_count()
-    r = rollout.Rollout(nthread=nthread)
-    datas = [mujoco.MjData(m) for _ in range(nthread)]
-    d0 = mujoco.MjData(m); d0.qpos[2] = 0.75
-    ns = mujoco.mj_stateSize(m, mujoco.mjtState.mjSTATE_FULLPHYSICS)
-    st = np.zeros((n, ns)); s1 = np.empty(ns); mujoco.mj_getState(m, d0, s1, mujoco.mjtState.mjSTATE_FULLPHYSICS)
-    st[:] = s1
-    out = np.zeros((n, 2, ns))
+    forces = torch.zeros(gym.get_sim_dof_count(sim))
+    gym.simulate(sim)
+    cs = sim.solver._mujoco_warp_step
+    r = rollout.Rollout(nthread=len(cs.datas))
+    st = cs.state0.copy()
+    st[:, 1:] = np.concatenate([cs.d.qpos.numpy(), cs.d.qvel.numpy(), cs.d.act.numpy()], axis=1)
+    ctrl = np.repeat(cs.control, 2, axis=1)
+    out = np.zeros((n, 2, st.shape[1]))
+    # gymlike's DOF actuation forces reach MuJoCo as qfrc_applied on the 8 hinges (after the
+    # free joint's 6 velocities): the same random loads here
+    a, b = cs.m.nu + 6, cs.m.nu + cs.m.nv
+    rng = np.random.default_rng(0)
     def frame():
-        ctrl = np.random.default_rng(0).uniform(-0.5, 0.5, (n, 2, m.nu))
-        r.rollout([m] * n, datas, st, ctrl, nstep=2, state=out, skip_checks=True)
+        ctrl[:, :, a:b] = rng.uniform(-0.5, 0.5, (n, 1, b - a))
+        r.rollout(cs.models, cs.datas, st, ctrl, control_spec=cs.cspec, nstep=2, state=out, skip_checks=True)
         st[:] = out[:, -1]
 else:
     forces = torch.zeros(gym.get_sim_dof_count(sim))

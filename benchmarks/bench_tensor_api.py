@@ -7,7 +7,8 @@ training loop does:
   Newton:   copy the efforts into control.joint_f, solver.step per substep (states ping-pong)
 
 The Newton loop runs on the very Model gymlike built (same worlds, shapes, actuators) with a
-second SolverMuJoCo created with the same options, so the two differ only by the gymlike layer.
+second SolverMuJoCo created with the same options and the same MuJoCo back end (MuJoCo's C library
+on the CPU, see core/mjc.py), so the two differ only by the gymlike layer.
 Raw Newton needs no "refresh": its state arrays are the data (a torch view of them is free).
 It prints env-steps per second of both and their ratio, then (with --profile) where gymlike's
 extra time goes.
@@ -100,7 +101,10 @@ class NewtonLoop:
         from gymlike.core.build import _mujoco_capacity
         self.wp = wp
         m = self.model = sim.model
+        from gymlike.core import mjc
         self.solver = newton.solvers.SolverMuJoCo(m, cone="elliptic", **_mujoco_capacity(sim, "elliptic"))
+        mjc.install(sim, self.solver)      # the same MuJoCo back end as gymlike's (C on the CPU)
+        self.c_step = mjc.c_step
         self.s0, self.s1, self.ctrl = m.state(), m.state(), m.control()
         newton.eval_fk(m, self.s0.joint_q, self.s0.joint_qd, self.s0)
         self.h = DT / SUBSTEPS
@@ -117,7 +121,11 @@ class NewtonLoop:
         self.actions.uniform_(-1.0, 1.0, generator=self.gen)
         wp.launch(_scatter_efforts, dim=len(self.actions), inputs=[self.actions_wp, self.dof_qd, self.ctrl.joint_f],
                   device=self.model.device)
-        for _ in range(SUBSTEPS):
+        # on MuJoCo's C library both substeps go in one rollout call, as gymlike's step does
+        c_step = self.c_step(self.solver)
+        for _ in range(1 if c_step else SUBSTEPS):
+            if c_step:
+                c_step.nstep = SUBSTEPS
             self.solver.step(self.s0, self.s1, self.ctrl, None, self.h)
             self.s0, self.s1 = self.s1, self.s0
 
@@ -162,7 +170,7 @@ def profile(gym, sim, loop, steps):
     t("set_dof_actuation_force_tensor", lambda: gym.set_dof_actuation_force_tensor(sim, loop.actions_t))
     t("efforts kernel (apply_dof_efforts)", lambda: wp.launch(
         K.apply_dof_efforts, dim=d.num_dofs, device=dev,
-        inputs=[d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_qd, sim.control.joint_f]))
+        inputs=[d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, sim.control.joint_f]))
     t("clear efforts (2 memsets)", lambda: (sim.control.joint_f.zero_(), d.dof_effort.zero_()))
     t("NaN check (kernel + flag read)", sim.stepper.check_nan)
     t("refresh_actor_root_state_tensor", lambda: gym.refresh_actor_root_state_tensor(sim))

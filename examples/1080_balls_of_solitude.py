@@ -98,8 +98,9 @@ envs = []
 for e in range(args.num_envs):
     env = gym.create_env(sim, env_lower, env_upper, per_row)
     for k, (level, x, y, z) in enumerate(slots):
-        # a little per-env jitter so the pyramids fall differently
-        jitter = np.random.uniform(-0.01, 0.01, 2) if e else np.zeros(2)
+        # a little jitter so the pyramids fall, each differently (a perfectly symmetric pyramid
+        # can stand on its friction)
+        jitter = np.random.uniform(-0.01, 0.01, 2)
         pose = gymapi.Transform(gymapi.Vec3(x + jitter[0], y + jitter[1], z))
         gym.create_actor(env, ball, pose, f"ball{k}", e, ball_filter(level))   # group = env index
     envs.append(env)

@@ -1,6 +1,8 @@
-"""The opt-in CPU pipeline on MuJoCo's C library (GYMLIKE_CPU_PIPELINE=mujoco-c, core/mjc.py):
-it steps the same scenes as the MuJoCo-Warp path to within solver tolerance."""
+"""The CPU pipeline on MuJoCo's C library (core/mjc.py, the default on the CPU) steps the same
+scenes as the MuJoCo-Warp path (GYMLIKE_CPU_PIPELINE=warp) to within solver tolerance, and the
+Warp-CPU path stays tested: the physics test files run on it too."""
 
+import math
 import os
 import subprocess
 import sys
@@ -8,7 +10,49 @@ import sys
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.slow
+from conftest import make_sim, options, pose
+from gymlike import gymapi
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+
+@pytest.mark.parametrize("pipeline", ["mujoco-c", "warp"])
+def test_fixed_slopes_in_spaced_envs_with_per_env_friction(gym, monkeypatch, pipeline):
+    """Actors welded to the world are MuJoCo mocap bodies posed per env, and friction differs per
+    env: a cube on a 20 degree slope sticks at mu 0.6 and slides at g (sin - 0.1 cos) at mu 0.1
+    in every env of a spaced grid (on the C path the slopes once stayed at the first env's pose
+    and the cubes of the other envs fell through)."""
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+    angle, dt = math.radians(20), 1 / 240
+    sim = make_sim(gym, ground=False, dt=dt, substeps=2)
+    slope = gym.create_box(sim, 3.0, 1.0, 0.2, options(fix_base_link=True))
+    cube = gym.create_box(sim, 0.2, 0.2, 0.2, options())
+    q = gymapi.Quat.from_axis_angle(gymapi.Vec3(0, 1, 0), angle)
+    c = gymapi.Vec3(0, 0, 1.0) + gymapi.Vec3(math.sin(angle), 0, math.cos(angle)) * 0.2
+    envs = []
+    for mu in (0.1, 0.6, 0.1, 0.6):
+        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
+        for actor, asset, p in ((0, slope, pose(z=1.0, q=q)), (1, cube, pose(c.x, c.y, c.z, q))):
+            gym.create_actor(env, asset, p, "a", 0, 0)
+            sp = gym.get_actor_rigid_shape_properties(env, actor)
+            sp[0].friction = mu
+            gym.set_actor_rigid_shape_properties(env, actor, sp)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    assert (type(sim.solver._mujoco_warp_step).__name__ == "CStep") == (pipeline == "mujoco-c")
+    down = np.array([math.cos(angle), 0, -math.sin(angle)])
+
+    def speeds():
+        return [float(np.array(gym.get_actor_rigid_body_states(e, 1, gymapi.STATE_VEL)["vel"]["linear"][0].tolist())
+                      @ down) for e in envs]
+    for _ in range(60):
+        gym.simulate(sim)
+    v0 = speeds()
+    for _ in range(60):
+        gym.simulate(sim)
+    a = [(v1 - v) / (60 * dt) for v, v1 in zip(v0, speeds())]
+    slide = 9.81 * (math.sin(angle) - 0.1 * math.cos(angle))
+    assert a == pytest.approx([slide, 0.0, slide, 0.0], abs=0.05 * slide)
 
 SCRIPT = r"""
 import math, sys, numpy as np
@@ -50,8 +94,7 @@ print("RESULT", q, z, type(sim.solver._mujoco_warp_step).__name__)
 
 def run(pipeline):
     env = dict(os.environ, GYMLIKE_CPU_PIPELINE=pipeline)
-    tests = os.path.dirname(os.path.abspath(__file__))
-    out = subprocess.run([sys.executable, "-c", SCRIPT % {"tests": tests}], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", SCRIPT % {"tests": TESTS}], env=env, capture_output=True,
                          text=True, timeout=600)
     line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT")]
     assert line, out.stderr[-2000:]
@@ -60,6 +103,7 @@ def run(pipeline):
     return ([float(v) for v in q.strip("[]").split(",")], [float(v) for v in z.strip("[]").split(",")]), kind
 
 
+@pytest.mark.slow
 def test_c_pipeline_matches_mujoco_warp_on_pendulums_drives_per_world_masses_and_free_fall():
     (q_c, z_c), kind_c = run("mujoco-c")
     (q_w, z_w), kind_w = run("warp")
@@ -73,6 +117,21 @@ def test_c_pipeline_matches_mujoco_warp_on_pendulums_drives_per_world_masses_and
     np.testing.assert_allclose(z_c, z_w, atol=1e-3)
 
 
+@pytest.mark.slow
+def test_physics_test_files_pass_on_the_warp_cpu_path():
+    """The MuJoCo-Warp path on Warp's CPU backend stays a tested choice: the fast tier of the
+    physics, drive, sensor, state and bad-value test files runs on it."""
+    files = ["test_physics_core.py", "test_props_bodies.py", "test_control_drives.py", "test_tensor_sensors.py",
+             "test_tensor_dynamics.py", "test_tensor_state.py", "test_bad_values.py"]
+    env = dict(os.environ, GYMLIKE_CPU_PIPELINE="warp")
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-p", "no:cacheprovider",
+                          *[os.path.join(TESTS, f) for f in files]], env=env, capture_output=True, text=True,
+                         timeout=900, cwd=TESTS)
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert " passed" in out.stdout and "failed" not in out.stdout
+
+
+@pytest.mark.slow
 def test_bad_pipeline_name_is_an_error():
     env = dict(os.environ, GYMLIKE_CPU_PIPELINE="fast")
     code = ("from gymlike import gymapi; from conftest import make_sim; import sys; "

@@ -85,9 +85,10 @@ PLAN = {
     "python -m gymlike.run path/to/script.py [script args...]": dict(run=False, reason=TEMPLATE),
     "pip install \"gymlike[viewer]\"": dict(run=False, reason=PIP),
     # cpu_pipeline.md
-    "GYMLIKE_CPU_PIPELINE=mujoco-c python examples/train.py task=Ant": dict(
-        run=False, reason="an Ant training run (minutes of CPU); the C path is tested by tests/test_cpu_pipeline.py"),
-    "python benchmarks/bench_cpu_pipeline.py": dict(
+    "GYMLIKE_CPU_PIPELINE=warp python examples/train.py task=Cartpole": dict(
+        run=False, reason="a whole training run on the slower path (minutes of CPU); the Warp path is tested by "
+                          "tests/test_cpu_pipeline.py"),
+    "python benchmarks/bench_cpu_pipeline.py --n 16 64 256 1024": dict(
         run=False, reason="the full benchmark (3 sizes x 3 variants, minutes of CPU); "
                           "tests/test_benchmarks_run.py runs it with tiny settings"),
 }

@@ -165,7 +165,10 @@ def test_first_compile_says_so_and_no_cuda_driver_warning(tmp_path):
 def _train_until_first_iteration_then_sigint(tmp_path, *args):
     p = subprocess.Popen([sys.executable, os.path.join(ROOT, "examples", "train.py"), "task=Cartpole",
                           "progress=False", *args], cwd=tmp_path,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         # a harness started in the background (`cmd &`, nohup) ignores SIGINT and
+                         # its children inherit that: give the trainer Ctrl-C's default meaning
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines = []
     for line in p.stdout:
         lines.append(line)

@@ -11,16 +11,16 @@ Per-world model parameters (masses, gains, friction, limits set through the API)
 of the template with its values (copies are made only for worlds that differ, after a
 property change, not per step).
 
-Not on the C path, stepped by MuJoCo-Warp instead (same data, so the two mix freely): steps
-that report solver observables (contact forces, force sensors, DOF forces read MuJoCo-Warp's
-contact and constraint arrays) and sims whose contacts come from Newton's collision pipeline
-(static meshes / heightfields, all envs in one world). The C step starts MuJoCo's solver from a
-zero warm start each substep (rollout does not return the warm start), which converges to the
-same solution within solver tolerance.
+Not on the C path, stepped by MuJoCo-Warp instead (same data, so the two mix freely): substeps
+that report solver observables (contact forces, force sensors and DOF forces come from
+MuJoCo-Warp's contact and constraint arrays; only the last substep of a simulate call reports
+them, so with 2 substeps half of such a sim's substeps still run in C), and sims whose contacts
+come from Newton's collision pipeline (static meshes / heightfields, all envs in one world).
+The C step starts MuJoCo's solver from a zero warm start each substep (rollout does not return
+the warm start), which converges to the same solution within solver tolerance.
 
-Switch: GYMLIKE_CPU_PIPELINE=mujoco-c, or warp (the default until the whole suite passes on the
-C path: a box sliding on a slope at mu 0.1 accelerates as if frictionless on it, cause not found
-yet; see python_bindings_docs/cpu_pipeline.md).
+Switch: GYMLIKE_CPU_PIPELINE=mujoco-c (the default) or warp (MuJoCo-Warp on Warp's CPU backend
+for every step); see python_bindings_docs/cpu_pipeline.md.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ CHOICES = ("mujoco-c", "warp")
 
 
 def choice():
-    v = os.environ.get("GYMLIKE_CPU_PIPELINE", "warp").strip().lower() or "warp"
+    v = os.environ.get("GYMLIKE_CPU_PIPELINE", "mujoco-c").strip().lower() or "mujoco-c"
     if v not in CHOICES:
         raise GymlikeValueError(f"GYMLIKE_CPU_PIPELINE must be one of {', '.join(CHOICES)}, got {v!r}")
     return v
@@ -49,8 +49,20 @@ def install(sim, solver):
         return False
     stepper = CStep(solver, sim)
     solver._mujoco_warp_step = stepper
+    step = solver.step
+
+    def step_noting_observables(state_in, state_out, control, contacts, dt, observables=None, **kw):
+        stepper.observing = observables is not None
+        return step(state_in, state_out, control, contacts, dt, observables=observables, **kw)
+    solver.step = step_noting_observables
     solver.notify_model_changed = stepper.wrap_notify(solver.notify_model_changed)
     return True
+
+
+def c_step(solver):
+    """The solver's C step, or None when MuJoCo-Warp steps it."""
+    step = getattr(solver, "_mujoco_warp_step", None)
+    return step if isinstance(step, CStep) else None
 
 
 class CStep:
@@ -70,17 +82,32 @@ class CStep:
         self.datas = [mujoco.MjData(self.m) for _ in range(nthread)]
         self.models = [self.m] * self.nworld
         m = self.m
-        self.cspec = int(mujoco.mjtState.mjSTATE_CTRL | mujoco.mjtState.mjSTATE_QFRC_APPLIED
-                         | mujoco.mjtState.mjSTATE_XFRC_APPLIED)
+        # the per-world inputs of a step, in MuJoCo's state-vector order: controls, applied
+        # forces, equality switches and mocap poses (Newton makes bodies welded to the world
+        # mocap bodies, so each world's fixed actors sit at that world's pose)
+        S = mujoco.mjtState
+        self.inputs, self.cspec, off = [], 0, 0
+        for bit, field in ((S.mjSTATE_CTRL, "ctrl"), (S.mjSTATE_QFRC_APPLIED, "qfrc_applied"),
+                           (S.mjSTATE_XFRC_APPLIED, "xfrc_applied"), (S.mjSTATE_EQ_ACTIVE, "eq_active"),
+                           (S.mjSTATE_MOCAP_POS, "mocap_pos"), (S.mjSTATE_MOCAP_QUAT, "mocap_quat")):
+            size = mujoco.mj_stateSize(m, int(bit))
+            if size:
+                self.inputs.append((field, off, off + size))
+                self.cspec |= int(bit)
+                off += size
         self.nstate = mujoco.mj_stateSize(m, int(mujoco.mjtState.mjSTATE_FULLPHYSICS))
         if self.nstate != 1 + m.nq + m.nv + m.na:
             raise GymlikeValueError("the MuJoCo C pipeline does not support plugin or history state; "
                                     "set GYMLIKE_CPU_PIPELINE=warp")
         self.state0 = np.zeros((self.nworld, self.nstate))
-        self.control = np.zeros((self.nworld, 1, mujoco.mj_stateSize(m, self.cspec)))
-        self.out = np.zeros((self.nworld, 1, self.nstate))
+        self.control = np.zeros((self.nworld, 1, off))
         self.params_dirty = True
         self.fields = None
+        self.observing = False      # this substep reports observables (set by the solver.step wrapper)
+        self.nstep = 1              # substeps the next call runs (core/step.py fuses substeps)
+        self.outs = {}
+        self.views = {}
+        self.dt = None
 
     def wrap_notify(self, notify):
         def notify_model_changed(flags):
@@ -156,32 +183,47 @@ class CStep:
         self.params_dirty = False
 
     # ------------------------------------------------------------------ the step
+    def _rows(self, name):
+        """`mjw_data.<name>` as a (worlds, values) numpy view, kept while the array is the same."""
+        arr = getattr(self.d, name)
+        c = self.views.get(name)
+        if c is None or c[0] is not arr:
+            c = self.views[name] = (arr, arr.numpy().reshape(self.nworld, -1))
+        return c[1]
+
     def __call__(self):
-        if self.sim.step_kwargs.get("observables") is not None:
+        nstep, self.nstep = self.nstep, 1
+        if self.observing:
             return self.warp_step()      # contact forces etc. come from MuJoCo-Warp's arrays
-        m, d = self.m, self.d
+        m = self.m
         dt = float(self.solver.mjw_model.opt.timestep.numpy()[0])
-        if self.params_dirty:
-            self._per_world_models()
-        for model in {id(x): x for x in self.models}.values():
-            model.opt.timestep = dt
-            # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
-            model.opt.disableflags |= int(self.mujoco.mjtDisableBit.mjDSBL_AUTORESET)
-        qpos, qvel, act = d.qpos.numpy(), d.qvel.numpy(), d.act.numpy()
+        if self.params_dirty or dt != self.dt:
+            if self.params_dirty:
+                self._per_world_models()
+            for model in {id(x): x for x in self.models}.values():
+                model.opt.timestep = dt
+                # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
+                model.opt.disableflags |= int(self.mujoco.mjtDisableBit.mjDSBL_AUTORESET)
+            self.dt = dt
+        time, qpos, qvel, act = (self._rows(f) for f in ("time", "qpos", "qvel", "act"))
         nq, nv = m.nq, m.nv
         s = self.state0
-        s[:, 0] = d.time.numpy()
+        s[:, 0:1] = time
         s[:, 1:1 + nq] = qpos
         s[:, 1 + nq:1 + nq + nv] = qvel
         s[:, 1 + nq + nv:] = act
         c = self.control[:, 0]
-        c[:, 0:m.nu] = d.ctrl.numpy()
-        c[:, m.nu:m.nu + nv] = d.qfrc_applied.numpy()
-        c[:, m.nu + nv:] = d.xfrc_applied.numpy().reshape(self.nworld, -1)
-        self.rollout.rollout(self.models, self.datas, s, self.control, control_spec=self.cspec, nstep=1,
-                             state=self.out, skip_checks=True)
-        o = self.out[:, 0]
-        d.time.numpy()[:] = o[:, 0]
+        for field, a, b in self.inputs:
+            c[:, a:b] = self._rows(field)
+        if nstep not in self.outs:
+            self.outs[nstep] = (np.zeros((self.nworld, nstep, self.control.shape[2])),
+                                np.zeros((self.nworld, nstep, self.nstate)))
+        control, out = self.outs[nstep]
+        control[:] = self.control            # the same inputs in every substep of the call
+        self.rollout.rollout(self.models, self.datas, s, control, control_spec=self.cspec, nstep=nstep,
+                             state=out, skip_checks=True)
+        o = out[:, -1]
+        time[:] = o[:, 0:1]
         qpos[:] = o[:, 1:1 + nq]
         qvel[:] = o[:, 1 + nq:1 + nq + nv]
         act[:] = o[:, 1 + nq + nv:]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import mjc
 from .enums import SimType
 from .errors import SimulationNaNError
 from .launch import Launcher
@@ -42,13 +43,13 @@ class Stepper:
         need_wrench = d.forces_pending or d.passive_forces or attractors is not None
         dirty = self.dirty_body_f
         model = sim.model
-        for _ in range(n_sub):
+        for nstep, kw in self._solver_calls(n_sub, attractors is not None):
             s_in, s_out = sim.state, sim.state_next
             if need_wrench:
                 launch(("wrenches", id(s_in)), K.body_wrenches, d.num_bodies,
                        (s_in.body_q, s_in.body_qd, model.body_mass, model.body_inertia,
                         model.body_world, model.gravity, d.body_force, d.no_gravity,
-                        d.lin_damp, d.ang_damp, h, s_in.body_f))
+                        d.lin_damp, d.ang_damp, h * nstep, s_in.body_f))
                 dirty.add(id(s_in))
                 if attractors is not None:
                     attractors.launch(s_in, h)
@@ -57,7 +58,9 @@ class Stepper:
                 dirty.discard(id(s_in))
             if sim.pipeline is not None and sim.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
                 sim.pipeline.collide(s_in, sim.contacts)
-            sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **sim.step_kwargs)
+            if nstep > 1:
+                mjc.c_step(sim.solver).nstep = nstep
+            sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
             if d.velocity_clamp:   # DOF velocity limits (MuJoCo has none of its own)
                 launch(("vclamp", id(s_out)), K.clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
@@ -91,6 +94,20 @@ class Stepper:
             listener.on_simulate()
         if sim.check_nan:
             self.check_nan()
+
+    def _solver_calls(self, n_sub, attractors):
+        """(substeps, solver.step keyword arguments) of each solver call of one simulate.
+        Observables (contact forces...) are read from the last substep, so earlier ones skip
+        them. On the C pipeline the substeps run in one call (one MuJoCo rollout of several
+        steps, one pass of Newton's state conversion): body wrenches are then evaluated once
+        per call (damping in its stable form v / (1 + c dt) over the call's span), velocity
+        limits and speed caps applied after it. Attractors, stiff springs on the body pose,
+        keep their per-substep evaluation."""
+        kw = self.sim.step_kwargs
+        if not attractors and mjc.c_step(self.sim.solver) is not None:
+            first = n_sub - 1 if kw else n_sub       # an observing last substep runs on MuJoCo-Warp
+            return ([(first, {})] if first else []) + ([(1, kw)] if kw else [])
+        return [(1, {})] * (n_sub - 1) + [(1, kw)]
 
     # NaN check: one kernel per simulate flags the worlds whose bodies hold NaN/inf; the flags
     # accumulate on the device and are read back every `sim.nan_check_interval` simulate calls
