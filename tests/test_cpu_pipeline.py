@@ -141,3 +141,32 @@ def test_bad_pipeline_name_is_an_error():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600,
                          cwd=os.path.dirname(os.path.abspath(__file__)))
     assert out.returncode != 0 and "GYMLIKE_CPU_PIPELINE must be one of mujoco-c, warp, got 'fast'" in out.stderr
+
+
+def test_c_pipeline_results_do_not_depend_on_the_thread_count(gym, monkeypatch):
+    """Worlds are spread over MuJoCo's rollout threads, each thread reusing one MjData for many
+    worlds: nothing may leak from one world to the next (warm start, contacts), so one thread and
+    two give bitwise the same trajectories of ants kicked by large random efforts."""
+    import torch
+    from gymlike import gymtorch
+    finals = []
+    for threads in (1, 2):
+        monkeypatch.setattr(os, "cpu_count", lambda: threads)
+        sim = make_sim(gym, dt=1 / 60, substeps=2)
+        ant = gym.load_asset(sim, os.path.join(os.path.dirname(TESTS), "assets"), "mjcf/nv_ant.xml",
+                             gymapi.AssetOptions())
+        for i in range(4):
+            env = gym.create_env(sim, gymapi.Vec3(-1.5, -1.5, 0), gymapi.Vec3(1.5, 1.5, 1.5), 2)
+            gym.create_actor(env, ant, pose(z=0.75), "ant", i, 0)
+        gym.prepare_sim(sim)
+        assert len(sim.solver._mujoco_warp_step.datas) == threads
+        g = torch.Generator().manual_seed(0)
+        f = torch.zeros(gym.get_sim_dof_count(sim))
+        for _ in range(40):
+            f.uniform_(-15, 15, generator=g)
+            gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
+            gym.simulate(sim)
+        finals.append(sim.state.joint_q.numpy().copy())
+        gym.destroy_sim(sim)
+    assert np.abs(finals[0][:7] - np.array([0, 0, 0.75, 0, 0, 0, 1])).max() > 0.01    # they moved
+    np.testing.assert_array_equal(finals[0], finals[1])
