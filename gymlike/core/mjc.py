@@ -16,8 +16,9 @@ that report solver observables (contact forces, force sensors and DOF forces com
 MuJoCo-Warp's contact and constraint arrays; only the last substep of a simulate call reports
 them, so with 2 substeps half of such a sim's substeps still run in C), and sims whose contacts
 come from Newton's collision pipeline (static meshes / heightfields, all envs in one world).
-The C step starts MuJoCo's solver from a zero warm start each substep (rollout does not return
-the warm start), which converges to the same solution within solver tolerance.
+Each C call starts MuJoCo's solver from a zero warm start (rollout does not return the warm
+start; the substeps within one call carry it), which converges to the same solution within
+solver tolerance. core/step.py runs all substeps of a simulate in one call where it can.
 
 Switch: GYMLIKE_CPU_PIPELINE=mujoco-c (the default) or warp (MuJoCo-Warp on Warp's CPU backend
 for every step); see python_bindings_docs/cpu_pipeline.md.

@@ -1,4 +1,5 @@
-"""The step path: one `simulate` call. Applies efforts, then for each substep the body wrenches
+"""The step path: one `simulate` call. Applies efforts, then for each solver call (a substep;
+all substeps at once on the MuJoCo C pipeline, see Stepper._solver_calls) the body wrenches
 (user forces, gravity switches, damping, attractors), Newton's collision where gymlike runs it,
 the solver step, DOF velocity limits and body speed caps; then clears the one-call inputs,
 advances time and runs the NaN/divergence guard. Every stage is one kernel launch over all
