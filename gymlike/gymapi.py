@@ -32,7 +32,7 @@ from .core.types import (  # noqa: F401
 )
 from .core.types import TRANSFORM_DTYPE as _TRANSFORM_DTYPE
 from .core.types import coerce as _coerce
-from .core.runtime import serialized as _serialized
+from .core.runtime import serialized as _serialized, call_name
 
 _enums.export_members(globals())
 
@@ -151,7 +151,7 @@ class Gym:
 
     def get_asset_rigid_body_name(self, asset, index):
         a = _h.asset_of(asset)
-        return a.body_names[_h.index(index, a.body_count, "get_asset_rigid_body_name", "body")]
+        return a.body_names[_h.index(index, a.body_count, kind="body")]
 
     def get_asset_rigid_body_dict(self, asset):
         return _names_dict(_h.asset_of(asset).body_names)
@@ -174,14 +174,14 @@ class Gym:
 
     def get_asset_dof_name(self, asset, index):
         a = _h.asset_of(asset)
-        return a.dof_names[_h.index(index, a.dof_count, "get_asset_dof_name", "dof")]
+        return a.dof_names[_h.index(index, a.dof_count, kind="dof")]
 
     def get_asset_dof_dict(self, asset):
         return _names_dict(_h.asset_of(asset).dof_names)
 
     def get_asset_dof_type(self, asset, index):
         a = _h.asset_of(asset)
-        return a.dof_types[_h.index(index, a.dof_count, "get_asset_dof_type", "dof")]
+        return a.dof_types[_h.index(index, a.dof_count, kind="dof")]
 
     def find_asset_dof_index(self, asset, name):
         return _h.asset_of(asset).dof_index(_h.name_of(name))
@@ -194,68 +194,68 @@ class Gym:
 
     def get_asset_joint_name(self, asset, index):
         a = _h.asset_of(asset)
-        return a.joint_names[_h.index(index, a.joint_count, "get_asset_joint_name", "joint")]
+        return a.joint_names[_h.index(index, a.joint_count, kind="joint")]
 
     def get_asset_joint_dict(self, asset):
         return _names_dict(_h.asset_of(asset).joint_names)
 
     def get_asset_joint_type(self, asset, index):
         a = _h.asset_of(asset)
-        return a.joint_types[_h.index(index, a.joint_count, "get_asset_joint_type", "joint")]
+        return a.joint_types[_h.index(index, a.joint_count, kind="joint")]
 
     def find_asset_joint_index(self, asset, name):
         return _h.asset_of(asset).joint_index(_h.name_of(name))
 
     def get_dof_type_string(self, dof_type):
         return {_DofType.DOF_ROTATION: "Rotation", _DofType.DOF_TRANSLATION: "Translation"}.get(
-            _h.enum_of(_DofType, dof_type, "get_dof_type_string", "dof_type"), "Invalid")
+            _h.enum_of(_DofType, dof_type, name="dof_type"), "Invalid")
 
     def get_joint_type_string(self, joint_type):
         return {_JointType.JOINT_FIXED: "Fixed", _JointType.JOINT_REVOLUTE: "Revolute",
                 _JointType.JOINT_PRISMATIC: "Prismatic", _JointType.JOINT_BALL: "Ball",
                 _JointType.JOINT_PLANAR: "Planar", _JointType.JOINT_FLOATING: "Floating"}.get(
-            _h.enum_of(_JointType, joint_type, "get_joint_type_string", "joint_type"), "Invalid")
+            _h.enum_of(_JointType, joint_type, name="joint_type"), "Invalid")
 
     # tendons, actuators, soft bodies: Isaac Gym's MJCF tendons and PhysX soft bodies
     def get_asset_tendon_count(self, asset):
         """Number of fixed tendons (MJCF <tendon><fixed>) of an asset."""
-        return len(_T.of_asset(asset, "get_asset_tendon_count").names)
+        return len(_T.of_asset(asset).names)
 
     def get_asset_tendon_name(self, asset, index):
         """Name of an asset's fixed tendon."""
-        t = _T.of_asset(asset, "get_asset_tendon_name")
-        return t.names[_h.index(index, len(t.names), "get_asset_tendon_name", "tendon")]
+        t = _T.of_asset(asset)
+        return t.names[_h.index(index, len(t.names), kind="tendon")]
 
     def get_asset_tendon_properties(self, asset):
         """Fixed-tendon properties of an asset (file values, limit_stiffness from AssetOptions)."""
-        return _T.copy_props(_T.of_asset(asset, "get_asset_tendon_properties").props)
+        return _T.copy_props(_T.of_asset(asset).props)
 
     def set_asset_tendon_properties(self, asset, props):
         """Set an asset's fixed-tendon properties (for actors created afterwards)."""
-        t = _T.of_asset(asset, "set_asset_tendon_properties")
-        t.props = _T.check_props(props, len(t.names), "set_asset_tendon_properties")
+        t = _T.of_asset(asset)
+        t.props = _T.check_props(props, len(t.names))
         return True
 
     def find_asset_tendon_index(self, asset, name):
         """Index of a named fixed tendon of an asset, or -1."""
-        t = _T.of_asset(asset, "find_asset_tendon_index")
+        t = _T.of_asset(asset)
         name = _h.name_of(name)
         return t.names.index(name) if name in t.names else -1
 
     def get_asset_fixed_tendon_joint_coefficients(self, asset, index):
         """Joint coefficients of an asset's fixed tendon (length = sum of coef * joint position)."""
-        t = _T.of_asset(asset, "get_asset_fixed_tendon_joint_coefficients")
-        return t.coefs[_h.index(index, len(t.names), "get_asset_fixed_tendon_joint_coefficients", "tendon")].tolist()
+        t = _T.of_asset(asset)
+        return t.coefs[_h.index(index, len(t.names), kind="tendon")].tolist()
 
     def get_asset_fixed_tendon_joint_name(self, asset, tendon, joint):
         """Name of a joint of an asset's fixed tendon."""
-        t = _T.of_asset(asset, "get_asset_fixed_tendon_joint_name")
-        k = _h.index(tendon, len(t.names), "get_asset_fixed_tendon_joint_name", "tendon")
-        return t.joint_names[k][_h.index(joint, len(t.joint_names[k]), "get_asset_fixed_tendon_joint_name", "joint")]
+        t = _T.of_asset(asset)
+        k = _h.index(tendon, len(t.names), kind="tendon")
+        return t.joint_names[k][_h.index(joint, len(t.joint_names[k]), kind="joint")]
 
     def set_asset_fixed_tendon_joint_coefficients(self, asset, index, coefficients):
         """Set the joint coefficients of an asset's fixed tendon (before actors of it exist)."""
-        _T.set_coefficients(asset, index, coefficients, "set_asset_fixed_tendon_joint_coefficients")
+        _T.set_coefficients(asset, index, coefficients)
         return True
 
     def get_asset_actuator_count(self, asset):
@@ -263,11 +263,11 @@ class Gym:
 
     def get_asset_actuator_name(self, asset, index):
         a = _h.asset_of(asset)
-        return a.actuators[_h.index(index, len(a.actuators), "get_asset_actuator_name", "actuator")]["name"]
+        return a.actuators[_h.index(index, len(a.actuators), kind="actuator")]["name"]
 
     def get_asset_actuator_joint_name(self, asset, index):
         a = _h.asset_of(asset)
-        return a.actuators[_h.index(index, len(a.actuators), "get_asset_actuator_joint_name", "actuator")]["joint"]
+        return a.actuators[_h.index(index, len(a.actuators), kind="actuator")]["joint"]
 
     def get_asset_actuator_properties(self, asset):
         """MJCF actuators: gear as motor_effort, control and force ranges (Isaac Gym applies none of it itself)."""
@@ -288,7 +288,7 @@ class Gym:
 
     def get_env(self, sim, index):
         s = _h.sim_of(sim)
-        return s.envs[_h.index(index, len(s.envs), "get_env", "env")]
+        return s.envs[_h.index(index, len(s.envs), kind="env")]
 
     def get_env_count(self, sim):
         return len(_h.sim_of(sim).envs)
@@ -336,7 +336,7 @@ class Gym:
 
     def get_actor_handle(self, env, index):
         e = _h.env_of(env)
-        return _h.index(index, len(e.actors), "get_actor_handle", "actor")
+        return _h.index(index, len(e.actors), kind="actor")
 
     def find_actor_handle(self, env, name):
         e = _h.env_of(env)
@@ -391,7 +391,7 @@ class Gym:
         return h if h < 0 else self.find_actor_rigid_body_handle(env, h, body_name)
 
     def get_rigid_name(self, env, handle):
-        a, i = _h.actor_at(_h.env_of(env), handle, "body", "get_rigid_name")
+        a, i = _h.actor_at(_h.env_of(env), handle, "body")
         return a.asset.body_names[i]
 
     def get_actor_rigid_shape_count(self, env, actor):
@@ -432,7 +432,7 @@ class Gym:
         return h if h < 0 else self.find_actor_joint_handle(env, h, joint_name)
 
     def get_joint_name(self, env, handle):
-        a, i = _h.actor_at(_h.env_of(env), handle, "joint", "get_joint_name")
+        a, i = _h.actor_at(_h.env_of(env), handle, "joint")
         return a.asset.joint_names[i]
 
     def get_actor_dof_count(self, env, actor):
@@ -532,16 +532,16 @@ class Gym:
         return Vec3(*_S().body_state(_h.env_of(env), handle, STATE_VEL)["vel"]["angular"].tolist())  # noqa: F405
 
     def set_rigid_transform(self, env, handle, transform):  # noqa: F811  (Isaac Gym's argument name)
-        t = _coerce(Transform, transform, "set_rigid_transform")
+        t = _coerce(Transform, transform)
         _S().set_body_field(_h.env_of(env), handle, lambda row: row.__setitem__(
             "pose", (t.p.to_tuple(), t.r.to_tuple())))
 
     def set_rigid_linear_velocity(self, env, handle, velocity):
-        v = _coerce(Vec3, velocity, "set_rigid_linear_velocity")
+        v = _coerce(Vec3, velocity)
         _S().set_body_field(_h.env_of(env), handle, lambda row: row["vel"].__setitem__("linear", v.to_tuple()))
 
     def set_rigid_angular_velocity(self, env, handle, velocity):
-        v = _coerce(Vec3, velocity, "set_rigid_angular_velocity")
+        v = _coerce(Vec3, velocity)
         _S().set_body_field(_h.env_of(env), handle, lambda row: row["vel"].__setitem__("angular", v.to_tuple()))
 
     def get_vec_rigid_transform(self, envs, handles):
@@ -562,134 +562,133 @@ class Gym:
     def acquire_actor_root_state_tensor(self, sim):
         """(num_actors, 13) root states: position, quaternion xyzw, linear and angular velocity."""
         from .core import tensors as T
-        t = T.api(_h.sim_of(sim), "acquire_actor_root_state_tensor")
+        t = T.api(_h.sim_of(sim))
         return t.buffer("root", (t.n_act, 13), t.refresh_roots)
 
     def acquire_rigid_body_state_tensor(self, sim):
         """(num_bodies, 13) rigid body states, positions in each env's frame."""
         from .core import tensors as T
-        t = T.api(_h.sim_of(sim), "acquire_rigid_body_state_tensor")
+        t = T.api(_h.sim_of(sim))
         return t.buffer("body", (t.n_body, 13), t.refresh_bodies)
 
     def acquire_dof_state_tensor(self, sim):
         """(num_dofs, 2) DOF positions and velocities."""
         from .core import tensors as T
-        t = T.api(_h.sim_of(sim), "acquire_dof_state_tensor")
+        t = T.api(_h.sim_of(sim))
         return t.buffer("dof", (t.n_dof, 2), t.refresh_dofs)
 
     def refresh_actor_root_state_tensor(self, sim):
-        return _refresh(sim, "root", "refresh_actor_root_state_tensor")
+        return _refresh(sim, "root")
 
     def refresh_rigid_body_state_tensor(self, sim):
-        return _refresh(sim, "body", "refresh_rigid_body_state_tensor")
+        return _refresh(sim, "body")
 
     def refresh_dof_state_tensor(self, sim):
-        return _refresh(sim, "dof", "refresh_dof_state_tensor")
+        return _refresh(sim, "dof")
 
     def set_actor_root_state_tensor(self, sim, root_states):
         """Write every actor's root state (floating: pose and velocity; fixed base: pose)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "set_actor_root_state_tensor").set_roots(
-            root_states, T.ALL, None, "set_actor_root_state_tensor")
+        return T.api(_h.sim_of(sim)).set_roots(
+            root_states, T.ALL, None)
 
     def set_actor_root_state_tensor_indexed(self, sim, root_states, actor_indices, num_indices):
         """Write the root states of the listed actors only (int32 DOMAIN_SIM actor indices)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "set_actor_root_state_tensor_indexed").set_roots(
-            root_states, actor_indices, num_indices, "set_actor_root_state_tensor_indexed")
+        return T.api(_h.sim_of(sim)).set_roots(
+            root_states, actor_indices, num_indices)
 
     def set_dof_state_tensor(self, sim, dof_states):
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "set_dof_state_tensor").set_dof_states(
-            dof_states, T.ALL, None, "set_dof_state_tensor")
+        return T.api(_h.sim_of(sim)).set_dof_states(
+            dof_states, T.ALL, None)
 
     def set_dof_state_tensor_indexed(self, sim, dof_states, actor_indices, num_indices):
         """Write the DOF states of the listed actors (actors without DOFs are skipped)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "set_dof_state_tensor_indexed").set_dof_states(
-            dof_states, actor_indices, num_indices, "set_dof_state_tensor_indexed")
+        return T.api(_h.sim_of(sim)).set_dof_states(
+            dof_states, actor_indices, num_indices)
 
     def set_dof_position_target_tensor(self, sim, targets):
-        return _set_dof_values(sim, "pos_target", targets, "set_dof_position_target_tensor")
+        return _set_dof_values(sim, "pos_target", targets)
 
     def set_dof_position_target_tensor_indexed(self, sim, targets, actor_indices, num_indices):
-        return _set_dof_values(sim, "pos_target", targets, "set_dof_position_target_tensor_indexed", (actor_indices, num_indices))
+        return _set_dof_values(sim, "pos_target", targets, indexed=(actor_indices, num_indices))
 
     def set_dof_velocity_target_tensor(self, sim, targets):
-        return _set_dof_values(sim, "vel_target", targets, "set_dof_velocity_target_tensor")
+        return _set_dof_values(sim, "vel_target", targets)
 
     def set_dof_velocity_target_tensor_indexed(self, sim, targets, actor_indices, num_indices):
-        return _set_dof_values(sim, "vel_target", targets, "set_dof_velocity_target_tensor_indexed", (actor_indices, num_indices))
+        return _set_dof_values(sim, "vel_target", targets, indexed=(actor_indices, num_indices))
 
     def set_dof_actuation_force_tensor(self, sim, forces):
         """Efforts for every DOF (DOF_MODE_EFFORT DOFs), applied during the next simulate only."""
-        return _set_dof_values(sim, "actuation", forces, "set_dof_actuation_force_tensor")
+        return _set_dof_values(sim, "actuation", forces)
 
     def set_dof_actuation_force_tensor_indexed(self, sim, forces, actor_indices, num_indices):
-        return _set_dof_values(sim, "actuation", forces, "set_dof_actuation_force_tensor_indexed", (actor_indices, num_indices))
+        return _set_dof_values(sim, "actuation", forces, indexed=(actor_indices, num_indices))
 
     def set_rigid_body_state_tensor(self, sim, states):
         """Write every body's state; joints follow (both engines; Isaac Gym allowed it on Flex only)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "set_rigid_body_state_tensor").set_bodies(
-            states, "set_rigid_body_state_tensor")
+        return T.api(_h.sim_of(sim)).set_bodies(
+            states)
 
     def apply_rigid_body_force_tensors(self, sim, forceTensor=None, torqueTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Add (num_bodies, 3) forces and/or torques at the COMs for the next simulate."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "apply_rigid_body_force_tensors").apply_forces(
-            forceTensor, torqueTensor, None, space, "apply_rigid_body_force_tensors")
+        return T.api(_h.sim_of(sim)).apply_forces(
+            forceTensor, torqueTensor, None, space)
 
     def apply_rigid_body_force_at_pos_tensors(self, sim, forceTensor, posTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Add forces applied at positions (at the COMs when posTensor is None) for the next simulate."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "apply_rigid_body_force_at_pos_tensors").apply_forces(
-            forceTensor, None, posTensor, space, "apply_rigid_body_force_at_pos_tensors")
+        return T.api(_h.sim_of(sim)).apply_forces(
+            forceTensor, None, posTensor, space)
 
     # ---------------------------------------------------------------- forces, sensors, dynamics
     # (definitions and engine notes: core/dynamics.py, core/contacts.py, docs/tensor_api.md)
     def acquire_dof_force_tensor(self, sim):
         """(num_dofs,) force/torque each DOF's joint transmits (last substep of the last simulate)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "acquire_dof_force_tensor").acquire_dof_forces()
+        return T.api(_h.sim_of(sim)).acquire_dof_forces()
 
     def refresh_dof_force_tensor(self, sim):
-        return _refresh(sim, "dof_force", "refresh_dof_force_tensor")
+        return _refresh(sim, "dof_force")
 
     def acquire_net_contact_force_tensor(self, sim):
         """(num_bodies, 3) net contact force on each body, world frame (last substep of the last simulate)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim),
-                     "acquire_net_contact_force_tensor").acquire_net_contact_forces()
+        return T.api(_h.sim_of(sim)).acquire_net_contact_forces()
 
     def refresh_net_contact_force_tensor(self, sim):
-        return _refresh(sim, "net_contact", "refresh_net_contact_force_tensor")
+        return _refresh(sim, "net_contact")
 
     def acquire_force_sensor_tensor(self, sim):
         """(num_force_sensors, 6) force and torque of every force sensor (sensor frame unless use_world_frame)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "acquire_force_sensor_tensor").acquire_force_sensors()
+        return T.api(_h.sim_of(sim)).acquire_force_sensors()
 
     def refresh_force_sensor_tensor(self, sim):
-        return _refresh(sim, "force_sensor", "refresh_force_sensor_tensor")
+        return _refresh(sim, "force_sensor")
 
     def acquire_jacobian_tensor(self, sim, actor_name):
         """(num_envs, links, 6, dofs+6) floating base / (num_envs, links-1, 6, dofs) fixed base, COM linear rows."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "acquire_jacobian_tensor").acquire_jacobian(
-            actor_name, "acquire_jacobian_tensor")
+        return T.api(_h.sim_of(sim)).acquire_jacobian(
+            actor_name)
 
     def refresh_jacobian_tensors(self, sim):
-        return _refresh(sim, "jacobian:", "refresh_jacobian_tensors")
+        return _refresh(sim, "jacobian:")
 
     def acquire_mass_matrix_tensor(self, sim, actor_name):
         """(num_envs, dofs(+6), dofs(+6)) joint-space mass matrix (with armature) of the named actor."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim), "acquire_mass_matrix_tensor").acquire_mass_matrix(
-            actor_name, "acquire_mass_matrix_tensor")
+        return T.api(_h.sim_of(sim)).acquire_mass_matrix(
+            actor_name)
 
     def refresh_mass_matrix_tensors(self, sim):
-        return _refresh(sim, "mass:", "refresh_mass_matrix_tensors")
+        return _refresh(sim, "mass:")
 
     def enable_actor_dof_force_sensors(self, env, actor):
         """Accepted for compatibility: gymlike reports DOF forces of every actor (no per-actor switch)."""
@@ -699,7 +698,7 @@ class Gym:
     def get_actor_dof_forces(self, env, actor):
         """The actor's DOF forces (same values as the DOF force tensor)."""
         from .core import dynamics as D
-        return D.actor_dof_forces_host(_h.actor_of(env, actor), "get_actor_dof_forces")
+        return D.actor_dof_forces_host(_h.actor_of(env, actor))
 
     def create_asset_force_sensor(self, asset, body_idx, local_pose=None, props=None):
         """Define a force sensor on an asset body (actors created afterwards carry it); returns its asset index."""
@@ -713,7 +712,7 @@ class Gym:
     def get_actor_force_sensor(self, env, actor, index):
         """A ForceSensor (get_forces(), get_global_index()) of the actor."""
         from .core import contacts as C
-        return C.actor_force_sensor(_h.actor_of(env, actor), index, "get_actor_force_sensor")
+        return C.actor_force_sensor(_h.actor_of(env, actor), index)
 
     def get_sim_force_sensor_count(self, sim):
         from .core import contacts as C
@@ -722,29 +721,29 @@ class Gym:
     def get_env_rigid_contact_forces(self, env):
         """Net contact force on each body of the env (Vec3 array, world frame)."""
         from .core import contacts as C
-        return C.env_contact_forces(_h.env_of(env), "get_env_rigid_contact_forces")
+        return C.env_contact_forces(_h.env_of(env))
 
     def get_rigid_contact_forces(self, sim):
         """Net contact force on each body of the sim (Vec3 array, world frame)."""
         from .core import contacts as C
-        return C.sim_contact_forces(_h.sim_of(sim), "get_rigid_contact_forces")
+        return C.sim_contact_forces(_h.sim_of(sim))
 
     def get_vec_env_rigid_contact_forces(self, envs):
         """Net contact forces of the listed envs' bodies, concatenated (Vec3 array)."""
         from .core import contacts as C
         envs = [_h.env_of(e) for e in envs]
-        return C.vec_env_contact_forces(envs, "get_vec_env_rigid_contact_forces")
+        return C.vec_env_contact_forces(envs)
 
     def get_env_rigid_contacts(self, env):
         """RigidContact records of the env's contacts in the last simulate."""
         from .core import contacts as C
         env = _h.env_of(env)
-        return C.rigid_contacts(env.sim, env, "get_env_rigid_contacts")
+        return C.rigid_contacts(env.sim, env)
 
     def get_rigid_contacts(self, sim):
         """RigidContact records of every contact in the last simulate."""
         from .core import contacts as C
-        return C.rigid_contacts(_h.sim_of(sim), None, "get_rigid_contacts")
+        return C.rigid_contacts(_h.sim_of(sim), None)
 
     # ================================================================== properties (handle API)
     def get_asset_dof_properties(self, asset):
@@ -759,7 +758,7 @@ class Gym:
         """Set an actor's DOF properties (before or after prepare_sim; the solver is told)."""
         from .core import props as P
         a = _h.actor_of(env, actorHandle)
-        P.set_actor_dof_props(a, P.check_dof_props(props, a.asset.dof_count, "set_actor_dof_properties"))
+        P.set_actor_dof_props(a, P.check_dof_props(props, a.asset.dof_count))
         return True
 
     def get_actor_rigid_body_properties(self, env, actorHandle):
@@ -771,8 +770,7 @@ class Gym:
         """Set mass/COM/inertia/flags per body; recomputeInertia scales inertia with a mass change."""
         from .core import props as P
         a = _h.actor_of(env, actorHandle)
-        P.set_actor_body_props(a, *P.check_body_props(a, props, bool(recomputeInertia),
-                                                      "set_actor_rigid_body_properties"))
+        P.set_actor_body_props(a, *P.check_body_props(a, props, bool(recomputeInertia)))
         return True
 
     def get_actor_rigid_shape_properties(self, env, actorHandle):
@@ -784,8 +782,7 @@ class Gym:
         """Set the actor's shape properties (filters only before prepare_sim)."""
         from .core import props as P
         a = _h.actor_of(env, actorHandle)
-        P.set_actor_shape_props(a, P.check_shape_props(props, a.asset.shape_count, "set_actor_rigid_shape_properties"),
-                                "set_actor_rigid_shape_properties")
+        P.set_actor_shape_props(a, P.check_shape_props(props, a.asset.shape_count))
         return True
 
     def get_asset_rigid_shape_properties(self, asset):
@@ -797,13 +794,13 @@ class Gym:
         """Shape properties of an asset: used by actors created from it afterwards."""
         from .core import props as P
         a = _h.asset_of(asset)
-        a.shape_props[:] = P.check_shape_props(props, a.shape_count, "set_asset_rigid_shape_properties")
+        a.shape_props[:] = P.check_shape_props(props, a.shape_count)
         return True
 
     def set_actor_scale(self, env, actorHandle, scale):
         """Scale an actor (geometry, mass s^3, inertia s^5, joint positions); before prepare_sim."""
         from .core import props as P
-        P.set_actor_scale(_h.actor_of(env, actorHandle), scale, "set_actor_scale")
+        P.set_actor_scale(_h.actor_of(env, actorHandle), scale)
         return True
 
     def get_actor_scale(self, env, actorHandle):
@@ -836,44 +833,44 @@ class Gym:
     def create_camera_sensor(self, env, properties):
         """A camera sensor in `env` (handle: its index among the env's cameras)."""
         C = _cameras()
-        env = C.env_check(None, env, "create_camera_sensor")
+        env = C.env_check(None, env)
         return C.system(env.sim).create(env, properties)
 
     def destroy_camera_sensor(self, sim, env, camera_handle):
         """Stop rendering a camera (its handle is not reused)."""
-        cam, cams = _camera_of(sim, env, camera_handle, "destroy_camera_sensor")
+        cam, cams = _camera_of(sim, env, camera_handle)
         cams.destroy(cam)
 
     def set_camera_location(self, camera_handle, env, position, target):
         """Place a camera at `position` looking at `target` (env frame); detaches it from a body."""
-        cam, cams = _camera_of(None, env, camera_handle, "set_camera_location")
+        cam, cams = _camera_of(None, env, camera_handle)
         cams.set_location(cam, position, target)
 
     def set_camera_transform(self, camera_handle, env, transform):
         """Camera pose: in the env frame, or relative to its body when attached (+X looks forward)."""
-        cam, cams = _camera_of(None, env, camera_handle, "set_camera_transform")
+        cam, cams = _camera_of(None, env, camera_handle)
         cams.set_transform(cam, transform)
 
     def attach_camera_to_body(self, camera_handle, env, body_handle, transform, follow_mode):
         """Carry a camera on a rigid body (env-domain body handle) at `transform` from it."""
-        cam, cams = _camera_of(None, env, camera_handle, "attach_camera_to_body")
+        cam, cams = _camera_of(None, env, camera_handle)
         cams.attach(cam, body_handle, transform, follow_mode)
 
     def get_camera_transform(self, sim, env, camera_handle):
         """Camera pose in the env frame (+X looks forward, +Z up)."""
-        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_transform")
+        cam, cams = _camera_of(sim, env, camera_handle)
         p, q = cams.world_pose(cam)
         p = p - env.origin
         return Transform(Vec3(*p), Quat(*q))
 
     def get_camera_view_matrix(self, sim, env, camera_handle):
         """4x4 float32 view matrix, row-vector convention, sim frame, OpenGL view space."""
-        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_view_matrix")
+        cam, cams = _camera_of(sim, env, camera_handle)
         return cams.view_matrix(cam)
 
     def get_camera_proj_matrix(self, sim, env, camera_handle):
         """4x4 float32 projection matrix (row-vector convention; [0,0] = 1/tan(hfov/2))."""
-        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_proj_matrix")
+        cam, cams = _camera_of(sim, env, camera_handle)
         return cams.proj_matrix(cam)
 
     def render_all_camera_sensors(self, sim):
@@ -883,13 +880,13 @@ class Gym:
     def get_camera_image(self, sim, env, camera_handle, image_type):
         """A copy of the camera's last image: COLOR (H, W*4) uint8, DEPTH (H, W) float32,
         SEGMENTATION (H, W) int32."""
-        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_image")
-        return cams.image(cam, image_type, "get_camera_image")
+        cam, cams = _camera_of(sim, env, camera_handle)
+        return cams.image(cam, image_type)
 
     def get_camera_image_gpu_tensor(self, sim, env, camera_handle, image_type):
         """The camera's image buffer on the sim's device (zero-copy; needs enable_tensors)."""
-        cam, cams = _camera_of(sim, env, camera_handle, "get_camera_image_gpu_tensor")
-        return Tensor(cams.tensor(cam, image_type, "get_camera_image_gpu_tensor"))
+        cam, cams = _camera_of(sim, env, camera_handle)
+        return Tensor(cams.tensor(cam, image_type))
 
     def start_access_image_tensors(self, sim):
         """Image tensors are plain device buffers here: nothing to map (kept for Isaac Gym code)."""
@@ -901,8 +898,8 @@ class Gym:
 
     def write_camera_image_to_file(self, sim, env, camera_handle, image_type, filename):
         """Write the camera's last image to a PNG file (depth as 8-bit grey, segmentation 16-bit)."""
-        cam, cams = _camera_of(sim, env, camera_handle, "write_camera_image_to_file")
-        cams.write_png(cam, image_type, filename, "write_camera_image_to_file")
+        cam, cams = _camera_of(sim, env, camera_handle)
+        cams.write_png(cam, image_type, filename)
 
     def create_texture_from_file(self, sim, filename):
         """Load an image file (any format Pillow reads) as a texture; returns its handle."""
@@ -934,7 +931,7 @@ class Gym:
         """Position targets of the actor's DOFs (persist; act in DOF_MODE_POS)."""
         from .core import drives as D
         a = _h.actor_of(env, actorHandle)
-        D.set_targets(a, D.dof_values(targets, a.asset.dof_count, "set_actor_dof_position_targets", "targets"), "pos")
+        D.set_targets(a, D.dof_values(targets, a.asset.dof_count, arg="targets"), "pos")
         return True
 
     def get_actor_dof_position_targets(self, env, actorHandle):
@@ -946,7 +943,7 @@ class Gym:
         """Velocity targets of the actor's DOFs (persist; act in DOF_MODE_VEL and DOF_MODE_POS)."""
         from .core import drives as D
         a = _h.actor_of(env, actorHandle)
-        D.set_targets(a, D.dof_values(targets, a.asset.dof_count, "set_actor_dof_velocity_targets", "targets"), "vel")
+        D.set_targets(a, D.dof_values(targets, a.asset.dof_count, arg="targets"), "vel")
         return True
 
     def get_actor_dof_velocity_targets(self, env, actorHandle):
@@ -958,51 +955,52 @@ class Gym:
         """Efforts on the actor's DOF_MODE_EFFORT DOFs during the next simulate (they add up)."""
         from .core import drives as D
         a = _h.actor_of(env, actorHandle)
-        D.apply_efforts(a, D.dof_values(efforts, a.asset.dof_count, "apply_actor_dof_efforts", "efforts"))
+        D.apply_efforts(a, D.dof_values(efforts, a.asset.dof_count, arg="efforts"))
         return True
 
     def set_dof_target_position(self, env, dofHandle, target):
         """Position target of one DOF (persists)."""
         from .core import drives as D
-        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "set_dof_target_position")
-        D.set_target(a, i, D.scalar(target, "set_dof_target_position", "target"), "pos")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof")
+        D.set_target(a, i, D.scalar(target, arg="target"), "pos")
 
     def set_dof_target_velocity(self, env, dofHandle, target):
         """Velocity target of one DOF (persists)."""
         from .core import drives as D
-        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "set_dof_target_velocity")
-        D.set_target(a, i, D.scalar(target, "set_dof_target_velocity", "target"), "vel")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof")
+        D.set_target(a, i, D.scalar(target, arg="target"), "vel")
 
     def get_dof_target_position(self, env, dofHandle):
         """Position target of one DOF."""
         from .core import drives as D
-        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_target_position")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof")
         return float(D.get_targets(a, "pos")[i])
 
     def get_dof_target_velocity(self, env, dofHandle):
         """Velocity target of one DOF."""
         from .core import drives as D
-        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_target_velocity")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof")
         return float(D.get_targets(a, "vel")[i])
 
     def apply_dof_effort(self, env, dofHandle, effort):
         """Effort on one DOF during the next simulate (adds to other efforts applied before it)."""
         from .core import drives as D
-        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "apply_dof_effort")
-        D.apply_efforts(a, D.scalar(effort, "apply_dof_effort", "effort"), local=i)
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof")
+        D.apply_efforts(a, D.scalar(effort, arg="effort"), local=i)
 
     def get_dof_position(self, env, dofHandle):
         """Position of one DOF (DOF handle = DOMAIN_ENV index)."""
-        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_position")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof")
         return float(self.get_actor_dof_states(env, a.handle, STATE_POS)["pos"][i])  # noqa: F405
 
     def get_dof_velocity(self, env, dofHandle):
         """Velocity of one DOF."""
-        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof", "get_dof_velocity")
+        a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof")
         return float(self.get_actor_dof_states(env, a.handle, STATE_VEL)["vel"][i])  # noqa: F405
 
-    def _joint_dof(self, env, jointHandle, what):
+    def _joint_dof(self, env, jointHandle, what=None):
         """(actor, DOF index in the actor) of a 1-DOF joint."""
+        what = what or call_name()
         a, j = _h.actor_at(_h.env_of(env, what), jointHandle, "joint", what)
         dofs = a.asset.joint_dofs[j]
         if len(dofs) != 1:
@@ -1012,42 +1010,42 @@ class Gym:
 
     def get_joint_position(self, env, jointHandle):
         """Position of a 1-DOF joint (joint handle = DOMAIN_ENV index)."""
-        a, i = self._joint_dof(env, jointHandle, "get_joint_position")
+        a, i = self._joint_dof(env, jointHandle)
         return float(self.get_actor_dof_states(env, a.handle, STATE_POS)["pos"][i])  # noqa: F405
 
     def get_joint_velocity(self, env, jointHandle):
         """Velocity of a 1-DOF joint."""
-        a, i = self._joint_dof(env, jointHandle, "get_joint_velocity")
+        a, i = self._joint_dof(env, jointHandle)
         return float(self.get_actor_dof_states(env, a.handle, STATE_VEL)["vel"][i])  # noqa: F405
 
     def set_joint_target_position(self, env, jointHandle, target):
         """Position target of a 1-DOF joint's DOF."""
         from .core import drives as D
-        a, i = self._joint_dof(env, jointHandle, "set_joint_target_position")
-        D.set_target(a, i, D.scalar(target, "set_joint_target_position", "target"), "pos")
+        a, i = self._joint_dof(env, jointHandle)
+        D.set_target(a, i, D.scalar(target, arg="target"), "pos")
 
     def set_joint_target_velocity(self, env, jointHandle, target):
         """Velocity target of a 1-DOF joint's DOF."""
         from .core import drives as D
-        a, i = self._joint_dof(env, jointHandle, "set_joint_target_velocity")
-        D.set_target(a, i, D.scalar(target, "set_joint_target_velocity", "target"), "vel")
+        a, i = self._joint_dof(env, jointHandle)
+        D.set_target(a, i, D.scalar(target, arg="target"), "vel")
 
     def get_joint_target_position(self, env, jointHandle):
         """Position target of a 1-DOF joint's DOF."""
         from .core import drives as D
-        a, i = self._joint_dof(env, jointHandle, "get_joint_target_position")
+        a, i = self._joint_dof(env, jointHandle)
         return float(D.get_targets(a, "pos")[i])
 
     def get_joint_target_velocity(self, env, jointHandle):
         """Velocity target of a 1-DOF joint's DOF."""
         from .core import drives as D
-        a, i = self._joint_dof(env, jointHandle, "get_joint_target_velocity")
+        a, i = self._joint_dof(env, jointHandle)
         return float(D.get_targets(a, "vel")[i])
 
     def apply_body_forces(self, env, rigidHandle, force=None, torque=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Force (at the COM) and torque on a body during the next simulate, in `space`."""
         from .core import wrenches as W
-        what = "apply_body_forces"
+        what = call_name()
         a, i = _h.actor_at(_h.env_of(env, what), rigidHandle, "body", what)
         W.apply_body_wrench(a, i, W.vec3(force, what, "force"), W.vec3(torque, what, "torque"), None,
                             _h.space_of(space, what), what)
@@ -1055,7 +1053,7 @@ class Gym:
     def apply_body_force_at_pos(self, env, rigidHandle, force, pos=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Force at a point (COM if pos is None) of a body during the next simulate."""
         from .core import wrenches as W
-        what = "apply_body_force_at_pos"
+        what = call_name()
         a, i = _h.actor_at(_h.env_of(env, what), rigidHandle, "body", what)
         f = W.vec3(force, what, "force")
         if f is None:
@@ -1156,11 +1154,11 @@ class Gym:
 
     def destroy_usd_exporter(self, exporter):
         """Release an exporter; later use of it raises."""
-        _usd().exporter_of(exporter, "destroy_usd_exporter").destroyed = True
+        _usd().exporter_of(exporter).destroyed = True
 
     def get_usd_export_root(self, exporter):
         """Directory exports are written to (relative names resolve against it; default '.')."""
-        return _usd().exporter_of(exporter, "get_usd_export_root").root
+        return _usd().exporter_of(exporter).root
 
     def set_usd_export_root(self, exporter, path):
         """Set the export directory (created on first export); False if `path` is a file."""
@@ -1202,7 +1200,7 @@ class Gym:
     def get_attractor_properties(self, env, attractor):
         from .core import attractors as A
         e = _h.env_of(env)
-        return A.of(e.sim).item(e, attractor, "get_attractor_properties")[2].copy()
+        return A.of(e.sim).item(e, attractor)[2].copy()
 
     def get_performance_timers(self, sim, timers):
         physics, total = _h.sim_of(sim).read_timers(timers)
@@ -1220,9 +1218,8 @@ class Gym:
 
     def find_actor_fixed_tendon_joint_index(self, env, actor, tendon, name):
         """Index of a named joint in an actor's fixed tendon, or -1."""
-        t = _T.of_asset(_h.actor_of(env, actor).asset,
-                        "find_actor_fixed_tendon_joint_index")
-        names = t.joint_names[_h.index(tendon, len(t.names), "find_actor_fixed_tendon_joint_index", "tendon")]
+        t = _T.of_asset(_h.actor_of(env, actor).asset)
+        names = t.joint_names[_h.index(tendon, len(t.names), kind="tendon")]
         name = _h.name_of(name)
         return names.index(name) if name in names else -1
 
@@ -1255,13 +1252,13 @@ class Gym:
     def get_actor_tendon_offset(self, env, actor, index):
         """Length offset of an actor's fixed tendon (added to sum of coef * joint position)."""
         a = _h.actor_of(env, actor)
-        t = _T.of_asset(a.asset, "get_actor_tendon_offset")
-        return float(a.tendon_offsets[_h.index(index, len(t.names), "get_actor_tendon_offset", "tendon")])
+        t = _T.of_asset(a.asset)
+        return float(a.tendon_offsets[_h.index(index, len(t.names), kind="tendon")])
 
     def get_actor_tendon_properties(self, env, actor):
         """Fixed-tendon properties the sim uses for an actor."""
         a = _h.actor_of(env, actor)
-        _T.of_asset(a.asset, "get_actor_tendon_properties")
+        _T.of_asset(a.asset)
         return _T.copy_props(a.tendon_props)
 
 
@@ -1273,20 +1270,20 @@ class Gym:
 
     def get_viewer_camera_handle(self, viewer):
         """Handle of the viewer's camera for the camera calls (any env; image: the viewer's picture of all envs)."""
-        v = _viewer().viewer_of(viewer, "get_viewer_camera_handle")
+        v = _viewer().viewer_of(viewer)
         return _cameras().system(v.sim).viewer_handle(v)
 
 
     def set_actor_tendon_offset(self, env, actor, index, offset):
         """Set the length offset of an actor's fixed tendon (before or after prepare_sim)."""
         a = _h.actor_of(env, actor)
-        _T.set_actor(a, offset=(index, offset), what="set_actor_tendon_offset")
+        _T.set_actor(a, offset=(index, offset))
         return True
 
     def set_actor_tendon_properties(self, env, actor, props):
         """Set an actor's fixed-tendon properties (before or after prepare_sim; the solver is told)."""
         a = _h.actor_of(env, actor)
-        _T.set_actor(a, props=props, what="set_actor_tendon_properties")
+        _T.set_actor(a, props=props)
         return True
 
 
@@ -1298,14 +1295,16 @@ class Gym:
 
 
 
-def _refresh(sim, name, what):
+def _refresh(sim, name, what=None):
+    what = what or call_name()
     from .core import tensors as T
     # refreshing a buffer nobody acquired is a no-op, as in Isaac Gym
     return T.api(_h.sim_of(sim, what), what).refresh(name)
 
 
-def _set_dof_values(sim, kind, tensor, what, indexed=None):
+def _set_dof_values(sim, kind, tensor, what=None, indexed=None):
     """indexed: (actor index tensor, count) of an *_indexed setter; None writes every actor."""
+    what = what or call_name()
     from .core import tensors as T
     indices, count = (T.ALL, None) if indexed is None else indexed
     return T.api(_h.sim_of(sim, what), what).set_dof_values(kind, tensor, indices, count, what)
@@ -1330,8 +1329,9 @@ def _cameras():
     return cameras
 
 
-def _camera_of(sim, env, handle, what):
+def _camera_of(sim, env, handle, what=None):
     """(camera, camera system) for a camera handle of `env` (of `sim` when given)."""
+    what = what or call_name()
     C = _cameras()
     if sim is not None:
         sim = _h.sim_of(sim, what)

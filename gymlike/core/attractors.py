@@ -13,7 +13,7 @@ import warp as wp
 
 from .enums import AXIS_ROTATION, AXIS_X, AXIS_Y, AXIS_Z
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
-from .runtime import wp as _wp
+from .runtime import wp as _wp, call_name
 from .types import AttractorProperties, Transform, coerce
 
 
@@ -105,7 +105,8 @@ class Attractors:
         if int(props.axes) & ~valid:
             raise GymlikeValueError(f"{what}: axes {props.axes} has bits outside AXIS_ALL")
 
-    def item(self, env, handle, what):
+    def item(self, env, handle, what=None):
+        what = what or call_name()
         if isinstance(handle, bool) or not isinstance(handle, (int, np.integer)) or not 0 <= handle < len(self.items):
             raise GymlikeIndexError(f"{what}: attractor handle {handle!r} out of range [0, {len(self.items)})")
         it = self.items[handle]

@@ -31,6 +31,7 @@ from .enums import SimType
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, coerce, require_finite
 from .errors import warn
+from .runtime import call_name
 
 
 # ============================================================================ kernels
@@ -159,18 +160,21 @@ def _as_vec3(a):
     return out
 
 
-def env_contact_forces(env, what):
+def env_contact_forces(env, what=None):
+    what = what or call_name()
     sim = env.sim
     f = body_forces_host(sim, what)
     b0 = sim.env_start(env, "body")
     return _as_vec3(f[b0:b0 + env.body_count])
 
 
-def sim_contact_forces(sim, what):
+def sim_contact_forces(sim, what=None):
+    what = what or call_name()
     return _as_vec3(body_forces_host(sim, what))
 
 
-def vec_env_contact_forces(envs, what):
+def vec_env_contact_forces(envs, what=None):
+    what = what or call_name()
     if not envs:
         return np.zeros(0, Vec3.dtype)
     sim = envs[0].sim
@@ -179,13 +183,14 @@ def vec_env_contact_forces(envs, what):
     return _as_vec3(np.concatenate(rows))
 
 
-def rigid_contacts(sim, env, what):
+def rigid_contacts(sim, env, what=None):
     """Isaac Gym RigidContact records of the last simulate's contacts (all envs, or one env).
     body0/body1 are env-domain body indices (-1 for the ground and other static shapes),
     env0/env1 the envs (-1 for static shapes); localPos0/1 the contact points in the bodies'
     frames (world frame for static shapes); normal Newton's contact normal (from body0 to
     body1); lambda the normal force magnitude, lambdaFriction its tangential components along
     two axes orthogonal to the normal; minDist the signed separation (negative: penetration)."""
+    what = what or call_name()
     sim.ensure_ready(what)
     _announce(sim, what)
     cf = contact_forces(sim, what)
@@ -404,7 +409,8 @@ class ForceSensor:
         return f"<gymlike ForceSensor {self._index} of sim {self._sim.id}>"
 
 
-def actor_force_sensor(actor, index, what):
+def actor_force_sensor(actor, index, what=None):
+    what = what or call_name()
     sim = actor.env.sim
     n = len(actor_sensors(actor))
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)):

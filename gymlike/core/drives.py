@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import GymlikeTypeError, GymlikeValueError
-from .runtime import LazyModule, wp as _wp
+from .runtime import LazyModule, call_name, wp as _wp
 from .types import number
 
 K = LazyModule("gymlike.core.kernels")
@@ -61,8 +61,9 @@ def _built(sim):
 
 
 # ============================================================================ handle API
-def dof_values(values, n, what, arg="values"):
+def dof_values(values, n, what=None, arg="values"):
     """A real 1-D array of n finite numbers -> float32 numpy (a copy)."""
+    what = what or call_name()
     if isinstance(values, np.ndarray):
         arr = values
     elif isinstance(values, (list, tuple)):
@@ -85,7 +86,8 @@ def dof_values(values, n, what, arg="values"):
     return out
 
 
-def scalar(v, what, arg="value"):
+def scalar(v, what=None, arg="value"):
+    what = what or call_name()
     v = number(v, f"{what}: {arg}")
     if not np.isfinite(v):
         raise GymlikeValueError(f"{what}: {arg} must be finite, got {v}")

@@ -33,7 +33,7 @@ import warp as wp
 from . import observables as OBS
 from .errors import GymlikeTypeError, GymlikeValueError
 from .errors import warn
-from .runtime import newton as _newton
+from .runtime import newton as _newton, call_name
 
 
 # ============================================================================ kernels
@@ -116,7 +116,8 @@ def dof_forces(sim, what) -> DofForces:
     return sim.component("dof_forces", lambda: DofForces(sim, what))
 
 
-def actor_dof_forces_host(actor, what):
+def actor_dof_forces_host(actor, what=None):
+    what = what or call_name()
     sim = actor.env.sim
     sim.ensure_ready(what)
     h = sim.host

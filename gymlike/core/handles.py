@@ -51,7 +51,8 @@ def actor_of(env, handle, what=None):
     return env_of(env, what).actor(handle, f"{what}: actor handle")
 
 
-def index(i, n, what, kind):
+def index(i, n, what=None, kind="index"):
+    what = what or call_name()
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
         raise GymlikeTypeError(f"{what}: {kind} index must be an int, got {type(i).__name__}")
     if not 0 <= i < n:
@@ -59,9 +60,10 @@ def index(i, n, what, kind):
     return int(i)
 
 
-def enum_of(cls, value, what, name):
+def enum_of(cls, value, what=None, name="value"):
     """`value` as a member of the IntEnum `cls`: a non-integer is a TypeError, an integer that
     names no member a ValueError listing the members."""
+    what = what or call_name()
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise GymlikeTypeError(f"{what}: {name} must be a gymapi.{cls.__name__}, got {type(value).__name__} {value!r}")
     try:

@@ -10,7 +10,7 @@ import numpy as np
 from . import kernels as K
 from .asset import UNLIMITED
 from .enums import RIGID_BODY_DISABLE_GRAVITY, SimType
-from .runtime import newton as _newton, wp as _wp
+from .runtime import newton as _newton, wp as _wp, call_name
 from .types import number
 
 OPEN_LIMIT = 0.5 * UNLIMITED      # the range written for DOFs without limits
@@ -179,8 +179,9 @@ DOF_FIELDS = ("hasLimits", "lower", "upper", "driveMode", "velocity", "effort", 
               "damping", "friction", "armature")
 
 
-def check_dof_props(props, n, what):
+def check_dof_props(props, n, what=None):
     """A structured array with Isaac Gym's DOF property fields, n rows -> a clean copy."""
+    what = what or call_name()
     from .errors import GymlikeTypeError, GymlikeValueError
     from .types import DOF_PROPERTIES_DTYPE
     if not isinstance(props, np.ndarray) or props.dtype.names is None:
@@ -260,8 +261,9 @@ def body_props_list(actor):
     return out
 
 
-def check_body_props(actor, props, recompute_inertia, what):
+def check_body_props(actor, props, recompute_inertia, what=None):
     """-> (mass, com, inertia, flags) arrays for the actor's bodies, fully validated."""
+    what = what or call_name()
     from .errors import GymlikeNotImplementedError, GymlikeTypeError, GymlikeValueError
     from .types import Mat33, RigidBodyProperties, Vec3
     n = actor.asset.body_count
@@ -341,8 +343,9 @@ def shape_props_list(arr):
     return out
 
 
-def check_shape_props(props, n, what):
+def check_shape_props(props, n, what=None):
     """A list of RigidShapeProperties, one per shape -> SHAPE_PROPS_DTYPE array."""
+    what = what or call_name()
     from .asset import SHAPE_PROPS_DTYPE
     from .errors import GymlikeTypeError, GymlikeValueError
     from .types import RigidShapeProperties
@@ -369,7 +372,8 @@ def check_shape_props(props, n, what):
     return out
 
 
-def set_actor_shape_props(actor, props, what):
+def set_actor_shape_props(actor, props, what=None):
+    what = what or call_name()
     from .errors import GymlikeRuntimeError
     sim = actor.env.sim
     if sim.finalized:
@@ -386,9 +390,10 @@ def set_actor_shape_props(actor, props, what):
 
 
 # ---------------------------------------------------------------------------- scale
-def set_actor_scale(actor, scale, what):
+def set_actor_scale(actor, scale, what=None):
     """Scale an actor before the sim is finalized: geometry and joint positions come from the
     asset re-imported at that scale; mass *s^3, inertia *s^5, COM *s, prismatic limits *s."""
+    what = what or call_name()
     from .enums import DofType
     from .errors import GymlikeRuntimeError, GymlikeValueError
     scale = number(scale, f"{what}: scale")

@@ -18,7 +18,7 @@ import numpy as np
 
 from .errors import GymlikeTypeError, GymlikeValueError
 from .types import TendonProperties, number
-from .runtime import newton as _newton, wp as _wp
+from .runtime import newton as _newton, wp as _wp, call_name
 
 OPEN = 1e9          # the limit range written for tendons without limits (never reached)
 FIELDS = ("stiffness", "damping", "fixed_spring_rest_length", "limit_stiffness",
@@ -77,8 +77,9 @@ def copy_props(props):
     return [TendonProperties(**{f: getattr(p, f) for f in FIELDS + ("is_fixed_limited",)}) for p in props]
 
 
-def check_props(props, n, what):
+def check_props(props, n, what=None):
     """A list of n TendonProperties -> a clean copy (finite, non-negative gains, lower <= upper)."""
+    what = what or call_name()
     if not isinstance(props, (list, tuple)) or not all(isinstance(p, TendonProperties) for p in props):
         raise GymlikeTypeError(f"{what}: props must be a list of gymapi.TendonProperties (as "
                                f"get_*_tendon_properties returns), got {type(props).__name__}")
@@ -189,8 +190,9 @@ def write(sim, actors, finalize=False):
 
 
 # ---------------------------------------------------------------------------- handle API
-def of_asset(asset, what):
+def of_asset(asset, what=None):
     """The fixed tendons of an asset (an empty set for assets without any)."""
+    what = what or call_name()
     from .handles import asset_of
     a = asset_of(asset, what)
     return a.tendons if a.tendons is not None else _NONE
@@ -206,7 +208,8 @@ class _Empty:
 _NONE = _Empty()
 
 
-def set_coefficients(asset, index, coefs, what):
+def set_coefficients(asset, index, coefs, what=None):
+    what = what or call_name()
     from .errors import GymlikeRuntimeError
     from .handles import index as check_index
     t = of_asset(asset, what)
@@ -218,8 +221,9 @@ def set_coefficients(asset, index, coefs, what):
     t.coefs[k] = c
 
 
-def set_actor(actor, what, props=None, offset=None):
+def set_actor(actor, what=None, props=None, offset=None):
     """Validate, then write the actor's copy and (after prepare_sim) the model."""
+    what = what or call_name()
     from .handles import index as check_index
     t = of_asset(actor.asset, what)
     new_props, new_off = actor.tendon_props if len(t) else [], actor.tendon_offsets if len(t) else None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .runtime import LazyModule
+from .runtime import LazyModule, call_name
 from .enums import TensorDataType
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
@@ -138,14 +138,16 @@ class TensorAPI:
             C.contact_forces(self.sim, "acquire_force_sensor_tensor")
         return self.buffer("force_sensor", (fs.count, 6), lambda t: fs.refresh(t._wp))
 
-    def acquire_jacobian(self, name, what):
+    def acquire_jacobian(self, name, what=None):
+        what = what or call_name()
         from .dynamics import dynamics
         dyn = dynamics(self.sim)
         tab = dyn.table(name, what)
         return self.buffer(f"jacobian:{name}", (tab.num_envs, tab.num_links, 6, tab.num_cols),
                            lambda b: dyn.refresh_jacobian(name, b._wp))
 
-    def acquire_mass_matrix(self, name, what):
+    def acquire_mass_matrix(self, name, what=None):
+        what = what or call_name()
         from .dynamics import dynamics
         dyn = dynamics(self.sim)
         tab = dyn.table(name, what)
@@ -236,7 +238,8 @@ class TensorAPI:
 
     # ------------------------------------------------------------------ setters
     # (validated here; written by the module of each concept, shared with the handle API)
-    def set_roots(self, tensor, indices, count, what):
+    def set_roots(self, tensor, indices, count, what=None):
+        what = what or call_name()
         from . import state
         src = self.as_array(tensor, what, self.n_act, 13)
         ids, host, n = self.targets(indices, count, what)
@@ -244,7 +247,8 @@ class TensorAPI:
             state.write_roots(self.sim, src, ids, host, n, self.arts, self.launch)
         return True
 
-    def set_dof_states(self, tensor, indices, count, what):
+    def set_dof_states(self, tensor, indices, count, what=None):
+        what = what or call_name()
         from . import state
         src = self.as_array(tensor, what, self.n_dof, 2)
         ids, host, n = self.targets(indices, count, what)
@@ -261,12 +265,14 @@ class TensorAPI:
             drives.write(self.sim, kind, src, ids, n, launch=self.launch)
         return True
 
-    def set_bodies(self, tensor, what):
+    def set_bodies(self, tensor, what=None):
+        what = what or call_name()
         from . import state
         state.write_body_rows(self.sim, self.as_array(tensor, what, self.n_body, 13))
         return True
 
-    def apply_forces(self, force, torque, pos, space, what):
+    def apply_forces(self, force, torque, pos, space, what=None):
+        what = what or call_name()
         from . import wrenches
         space = int(space_of(space, what))
         f = self.as_array(force, what + " (forces)", self.n_body, 3) if force is not None else None
@@ -277,9 +283,10 @@ class TensorAPI:
         return True
 
 
-def api(sim, what):
+def api(sim, what=None):
     """The sim's TensorAPI. Acquiring before prepare_sim builds the sim (IsaacGymEnvs' cube
     stacking task acquires in its env-creation code and calls prepare_sim afterwards)."""
+    what = what or call_name()
     sim.check_alive()
     if sim.tensor_api is None:
         sim.ensure_ready(what)

@@ -14,6 +14,7 @@ import numpy as np
 from .enums import (ContactCollection, DofDriveMode, MeshNormalMode, SoftMaterialType, UpAxis,
                     UsdMaterialMode)
 from .errors import GymlikeTypeError, GymlikeValueError
+from .runtime import call_name
 
 # ----------------------------------------------------------------------------- numpy dtypes
 VEC3_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4")])
@@ -111,9 +112,10 @@ def _from_buffer(cls_name):
     return staticmethod(from_buffer)
 
 
-def coerce(cls, v, what):
+def coerce(cls, v, what=None):
     """`v` as a value of type cls (Vec3, Quat, Transform, ...): the value itself, or a numpy
     record of cls.dtype read from a state array (Isaac Gym's pybind11 types accept both)."""
+    what = what or call_name()
     if isinstance(v, cls):
         return v
     if isinstance(v, (np.void, np.ndarray)) and np.asarray(v).dtype == cls.dtype:

@@ -33,7 +33,7 @@ import numpy as np
 from ..core.enums import CameraFollowMode, ImageType
 from ..core.errors import (GymlikeFileNotFoundError, GymlikeIndexError, GymlikeNotImplementedError,
                            GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
-from ..core.runtime import newton as _newton, wp as _warp
+from ..core.runtime import newton as _newton, wp as _warp, call_name
 from ..core.sim import Env
 from ..core.types import CameraProperties, Transform, coerce, number
 from ..core.errors import warn
@@ -508,7 +508,8 @@ class CameraSystem:
         self.frames_rendered += 1
 
     # ---- images
-    def image(self, cam, image_type, what):
+    def image(self, cam, image_type, what=None):
+        what = what or call_name()
         t = _image_type(image_type, what)
         if isinstance(cam, ViewerCamera):                 # rendered now, at the viewer's size
             shot = _viewer_shot(cam.viewer)
@@ -523,7 +524,8 @@ class CameraSystem:
             return g.depth.numpy()[row].copy()
         return g.seg.numpy()[row].copy()
 
-    def tensor(self, cam, image_type, what):
+    def tensor(self, cam, image_type, what=None):
+        what = what or call_name()
         import torch
         t = _image_type(image_type, what)
         if isinstance(cam, ViewerCamera):
@@ -540,7 +542,8 @@ class CameraSystem:
             return wp.to_torch(g.depth)[row]
         return wp.to_torch(g.seg)[row]
 
-    def write_png(self, cam, image_type, filename, what):
+    def write_png(self, cam, image_type, filename, what=None):
+        what = what or call_name()
         from PIL import Image
         t = _image_type(image_type, what)
         img = self.image(cam, t, what)
@@ -705,7 +708,8 @@ def system(sim):
     return sim.component("cameras", lambda: CameraSystem(sim))
 
 
-def env_check(sim, env, what):
+def env_check(sim, env, what=None):
+    what = what or call_name()
     if not isinstance(env, Env):
         raise GymlikeTypeError(f"{what}: expected an Env handle, got {type(env).__name__}")
     if sim is not None and env.sim is not sim:

@@ -27,7 +27,7 @@ from ..core.errors import (GymlikeNotImplementedError, GymlikeRuntimeError, Gyml
                            GymlikeValueError)
 from ..core.types import Quat, Transform, UsdExportOptions, Vec3
 from ..core.errors import warn
-from ..core.runtime import newton as _newton
+from ..core.runtime import newton as _newton, call_name
 
 _PLANE_SIZE = 200.0          # an infinite ground plane is written as a square this wide [m]
 
@@ -74,7 +74,8 @@ def create(options=None):
     return UsdExporter(o)
 
 
-def exporter_of(exporter, what):
+def exporter_of(exporter, what=None):
+    what = what or call_name()
     if not isinstance(exporter, UsdExporter):
         raise GymlikeTypeError(f"{what}: expected a UsdExporter from create_usd_exporter, "
                                f"got {type(exporter).__name__}")

@@ -37,7 +37,7 @@ from ..core.errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueErr
 from ..core.sim import Env, Sim
 from ..core.types import ActionEvent, CameraProperties, Int2, Quat, Transform, Vec2, Vec3, coerce, number
 from ..core.errors import warn
-from ..core.runtime import wp as _wp
+from ..core.runtime import wp as _wp, call_name
 
 _warned = set()
 
@@ -49,7 +49,8 @@ def _warn_once(key, message):
 
 
 # ============================================================================ validation
-def viewer_of(viewer, what):
+def viewer_of(viewer, what=None):
+    what = what or call_name()
     if not isinstance(viewer, HeadlessViewer):
         raise GymlikeTypeError(f"{what}: expected a Viewer handle from create_viewer, got {type(viewer).__name__}")
     if viewer.destroyed:
