@@ -78,6 +78,16 @@ def test_error_messages_name_the_method_the_user_called(gym):
     # and outside Gym calls the name is reset
     from gymlike.core.runtime import call_name
     assert call_name() == "gymlike"
+    # helpers take the name from the running call, so gymapi.py never spells its own method names
+    tree = ast.parse(open(gymapi.__file__).read())
+    spelled = [(fn.name, node.lineno) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef)
+               for node in ast.walk(fn) if isinstance(node, ast.Constant) and node.value == fn.name]
+    assert spelled == []
+    # errors from helpers deep in index, enum and tensor checks still name it
+    with pytest.raises(IndexError, match=r"^get_env: env index 5 out of range"):
+        gym.get_env(gym.create_sim(0, -1, gymapi.SIM_PHYSX, gymapi.SimParams()), 5)
+    with pytest.raises(ValueError, match=r"^get_dof_type_string: dof_type must be one of"):
+        gym.get_dof_type_string(42)
 
 
 def test_only_sim_py_sets_sim_attributes():
