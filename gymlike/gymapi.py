@@ -589,25 +589,21 @@ class Gym:
     def set_actor_root_state_tensor(self, sim, root_states):
         """Write every actor's root state (floating: pose and velocity; fixed base: pose)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim)).set_roots(
-            root_states, T.ALL, None)
+        return T.api(_h.sim_of(sim)).set_roots(root_states, T.ALL, None)
 
     def set_actor_root_state_tensor_indexed(self, sim, root_states, actor_indices, num_indices):
         """Write the root states of the listed actors only (int32 DOMAIN_SIM actor indices)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim)).set_roots(
-            root_states, actor_indices, num_indices)
+        return T.api(_h.sim_of(sim)).set_roots(root_states, actor_indices, num_indices)
 
     def set_dof_state_tensor(self, sim, dof_states):
         from .core import tensors as T
-        return T.api(_h.sim_of(sim)).set_dof_states(
-            dof_states, T.ALL, None)
+        return T.api(_h.sim_of(sim)).set_dof_states(dof_states, T.ALL, None)
 
     def set_dof_state_tensor_indexed(self, sim, dof_states, actor_indices, num_indices):
         """Write the DOF states of the listed actors (actors without DOFs are skipped)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim)).set_dof_states(
-            dof_states, actor_indices, num_indices)
+        return T.api(_h.sim_of(sim)).set_dof_states(dof_states, actor_indices, num_indices)
 
     def set_dof_position_target_tensor(self, sim, targets):
         return _set_dof_values(sim, "pos_target", targets)
@@ -631,20 +627,17 @@ class Gym:
     def set_rigid_body_state_tensor(self, sim, states):
         """Write every body's state; joints follow (both engines; Isaac Gym allowed it on Flex only)."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim)).set_bodies(
-            states)
+        return T.api(_h.sim_of(sim)).set_bodies(states)
 
     def apply_rigid_body_force_tensors(self, sim, forceTensor=None, torqueTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Add (num_bodies, 3) forces and/or torques at the COMs for the next simulate."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim)).apply_forces(
-            forceTensor, torqueTensor, None, space)
+        return T.api(_h.sim_of(sim)).apply_forces(forceTensor, torqueTensor, None, space)
 
     def apply_rigid_body_force_at_pos_tensors(self, sim, forceTensor, posTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Add forces applied at positions (at the COMs when posTensor is None) for the next simulate."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim)).apply_forces(
-            forceTensor, None, posTensor, space)
+        return T.api(_h.sim_of(sim)).apply_forces(forceTensor, None, posTensor, space)
 
     # ---------------------------------------------------------------- forces, sensors, dynamics
     # (definitions and engine notes: core/dynamics.py, core/contacts.py, docs/tensor_api.md)
@@ -675,8 +668,7 @@ class Gym:
     def acquire_jacobian_tensor(self, sim, actor_name):
         """(num_envs, links, 6, dofs+6) floating base / (num_envs, links-1, 6, dofs) fixed base, COM linear rows."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim)).acquire_jacobian(
-            actor_name)
+        return T.api(_h.sim_of(sim)).acquire_jacobian(actor_name)
 
     def refresh_jacobian_tensors(self, sim):
         return _refresh(sim, "jacobian:")
@@ -684,8 +676,7 @@ class Gym:
     def acquire_mass_matrix_tensor(self, sim, actor_name):
         """(num_envs, dofs(+6), dofs(+6)) joint-space mass matrix (with armature) of the named actor."""
         from .core import tensors as T
-        return T.api(_h.sim_of(sim)).acquire_mass_matrix(
-            actor_name)
+        return T.api(_h.sim_of(sim)).acquire_mass_matrix(actor_name)
 
     def refresh_mass_matrix_tensors(self, sim):
         return _refresh(sim, "mass:")
@@ -998,9 +989,9 @@ class Gym:
         a, i = _h.actor_at(_h.env_of(env), dofHandle, "dof")
         return float(self.get_actor_dof_states(env, a.handle, STATE_VEL)["vel"][i])  # noqa: F405
 
-    def _joint_dof(self, env, jointHandle, what=None):
+    def _joint_dof(self, env, jointHandle):
         """(actor, DOF index in the actor) of a 1-DOF joint."""
-        what = what or call_name()
+        what = call_name()
         a, j = _h.actor_at(_h.env_of(env, what), jointHandle, "joint", what)
         dofs = a.asset.joint_dofs[j]
         if len(dofs) != 1:
@@ -1295,16 +1286,16 @@ class Gym:
 
 
 
-def _refresh(sim, name, what=None):
-    what = what or call_name()
+def _refresh(sim, name):
+    what = call_name()
     from .core import tensors as T
     # refreshing a buffer nobody acquired is a no-op, as in Isaac Gym
     return T.api(_h.sim_of(sim, what), what).refresh(name)
 
 
-def _set_dof_values(sim, kind, tensor, what=None, indexed=None):
+def _set_dof_values(sim, kind, tensor, indexed=None):
     """indexed: (actor index tensor, count) of an *_indexed setter; None writes every actor."""
-    what = what or call_name()
+    what = call_name()
     from .core import tensors as T
     indices, count = (T.ALL, None) if indexed is None else indexed
     return T.api(_h.sim_of(sim, what), what).set_dof_values(kind, tensor, indices, count, what)
@@ -1329,9 +1320,9 @@ def _cameras():
     return cameras
 
 
-def _camera_of(sim, env, handle, what=None):
+def _camera_of(sim, env, handle):
     """(camera, camera system) for a camera handle of `env` (of `sim` when given)."""
-    what = what or call_name()
+    what = call_name()
     C = _cameras()
     if sim is not None:
         sim = _h.sim_of(sim, what)
