@@ -51,7 +51,7 @@ if raw:
     r = rollout.Rollout(nthread=len(cs.datas))
     st = cs.state0.copy()
     st[:, 1:] = np.concatenate([cs.d.qpos.numpy(), cs.d.qvel.numpy(), cs.d.act.numpy()], axis=1)
-    ctrl = np.repeat(cs.control, 2, axis=1)
+    ctrl = cs.outs[2][0].copy()     # the inputs of gymlike's last (2-substep) call
     out = np.zeros((n, 2, st.shape[1]))
     # gymlike's DOF actuation forces reach MuJoCo as qfrc_applied on the 8 hinges (after the
     # free joint's 6 velocities): the same random loads here

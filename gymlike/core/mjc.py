@@ -101,7 +101,7 @@ class CStep:
             raise GymlikeValueError("the MuJoCo C pipeline does not support plugin or history state; "
                                     "set GYMLIKE_CPU_PIPELINE=warp")
         self.state0 = np.zeros((self.nworld, self.nstate))
-        self.control = np.zeros((self.nworld, 1, off))
+        self.ncontrol = off
         self.params_dirty = True
         self.fields = None
         self.observing = False      # this substep reports observables (set by the solver.step wrapper)
@@ -213,14 +213,12 @@ class CStep:
         s[:, 1:1 + nq] = qpos
         s[:, 1 + nq:1 + nq + nv] = qvel
         s[:, 1 + nq + nv:] = act
-        c = self.control[:, 0]
-        for field, a, b in self.inputs:
-            c[:, a:b] = self._rows(field)
         if nstep not in self.outs:
-            self.outs[nstep] = (np.zeros((self.nworld, nstep, self.control.shape[2])),
+            self.outs[nstep] = (np.zeros((self.nworld, nstep, self.ncontrol)),
                                 np.zeros((self.nworld, nstep, self.nstate)))
         control, out = self.outs[nstep]
-        control[:] = self.control            # the same inputs in every substep of the call
+        for field, a, b in self.inputs:      # the same inputs in every substep of the call
+            control[:, :, a:b] = self._rows(field)[:, None, :]
         self.rollout.rollout(self.models, self.datas, s, control, control_spec=self.cspec, nstep=nstep,
                              state=out, skip_checks=True)
         o = out[:, -1]
