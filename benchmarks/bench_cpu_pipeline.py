@@ -1,14 +1,20 @@
 """The CPU pipeline on MuJoCo's C library against MuJoCo-Warp on Warp's CPU backend and against
 a raw MuJoCo C rollout, side by side in one run: N of the project's ants (assets/mjcf/nv_ant.xml)
-on a ground plane, a frame of 1/60 s in 2 substeps, random actuation forces each frame.
+on a ground plane, a frame of 1/60 s in 2 substeps, random actuation forces each frame, asset
+options as IsaacGymEnvs' Ant task sets them (angular_damping 0: the raw rollout's physics; the
+last column keeps Isaac Gym's default angular damping of 0.5, a wrench per body each frame).
 
 * gymlike C    : gymlike with GYMLIKE_CPU_PIPELINE=mujoco-c (core/mjc.py)
 * gymlike Warp : gymlike on MuJoCo-Warp (the default CPU path)
 * raw C        : mujoco.rollout alone on the MjModels, threads and states gymlike's C step uses
                  (the ceiling for the C pipeline: both substeps in one call, no Newton/gymlike)
+* gymlike C with damping : gymlike C with Isaac Gym's default asset options (angular damping 0.5
+                 needs every body's velocity before each frame: a forward-kinematics pass and a
+                 wrench per body the raw rollout does not have)
 
-Env-frames/s = envs x frames / wall seconds (best of 2 trials). Each gymlike variant runs in a
-child process (the switch is read when the solver is made).
+Env-frames/s = envs x frames / wall seconds, best of 3 trials; gymlike C and the raw rollout
+alternate trials in one process (same machine load). Each pipeline runs in a child process
+(the switch is read when the solver is made).
 
     python benchmarks/bench_cpu_pipeline.py              # N = 16, 64, 256
     python benchmarks/bench_cpu_pipeline.py --n 1024 --frames 50
@@ -35,58 +41,63 @@ p = gymapi.SimParams(); p.up_axis = gymapi.UP_AXIS_Z; p.gravity = gymapi.Vec3(0,
 p.dt = 1 / 60; p.substeps = 2
 sim = gym.create_sim(0, -1, gymapi.SIM_PHYSX, p)
 pp = gymapi.PlaneParams(); pp.normal = gymapi.Vec3(0, 0, 1); gym.add_ground(sim, pp)
-ant = gym.load_asset(sim, os.path.join(%(root)r, "assets"), "mjcf/nv_ant.xml", gymapi.AssetOptions())
+opts = gymapi.AssetOptions()
+if not %(damped)r:
+    opts.angular_damping = 0.0      # as IsaacGymEnvs' Ant: the raw rollout's physics (no body damping)
+ant = gym.load_asset(sim, os.path.join(%(root)r, "assets"), "mjcf/nv_ant.xml", opts)
 for i in range(n):
     e = gym.create_env(sim, gymapi.Vec3(-1.5, -1.5, 0), gymapi.Vec3(1.5, 1.5, 1.5), int(n ** 0.5) + 1)
     gym.create_actor(e, ant, gymapi.Transform(p=gymapi.Vec3(0, 0, 0.75)), "ant", i, 0)
 gym.prepare_sim(sim)
 g = torch.Generator().manual_seed(0)
+forces = torch.zeros(gym.get_sim_dof_count(sim))
+def gym_frame():
+    forces.uniform_(-0.5, 0.5, generator=g)
+    gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(forces))
+    gym.simulate(sim)
+frames_of = {"gymlike": gym_frame}
 if raw:
     # the same MjModels (per-world copies included), threads and initial states gymlike's C
     # step uses (taken after one gymlike frame), stepped by mujoco.rollout alone
     from mujoco import rollout
-    forces = torch.zeros(gym.get_sim_dof_count(sim))
+    from gymlike.core import mjc
     gym.simulate(sim)
-    cs = sim.solver._mujoco_warp_step
+    cs = mjc.c_step(sim.solver)
     r = rollout.Rollout(nthread=len(cs.datas))
-    st = cs.state0.copy()
-    st[:, 1:] = np.concatenate([cs.d.qpos.numpy(), cs.d.qvel.numpy(), cs.d.act.numpy()], axis=1)
+    st = cs.x.copy()
     ctrl = cs.outs[2][0].copy()     # the inputs of gymlike's last (2-substep) call
     out = np.zeros((n, 2, st.shape[1]))
     # gymlike's DOF actuation forces reach MuJoCo as qfrc_applied on the 8 hinges (after the
     # free joint's 6 velocities): the same random loads here
     a, b = cs.m.nu + 6, cs.m.nu + cs.m.nv
     rng = np.random.default_rng(0)
-    def frame():
+    def raw_frame():
         ctrl[:, :, a:b] = rng.uniform(-0.5, 0.5, (n, 1, b - a))
         r.rollout(cs.models, cs.datas, st, ctrl, control_spec=cs.cspec, nstep=2, state=out, skip_checks=True)
         st[:] = out[:, -1]
-else:
-    forces = torch.zeros(gym.get_sim_dof_count(sim))
-    def frame():
-        forces.uniform_(-0.5, 0.5, generator=g)
-        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(forces))
-        gym.simulate(sim)
-for _ in range(3):
-    frame()
-best = 0.0
-for _ in range(2):
-    t0 = time.perf_counter()
-    for _ in range(frames):
+    frames_of["raw"] = raw_frame
+best = dict.fromkeys(frames_of, 0.0)
+for frame in frames_of.values():
+    for _ in range(3):
         frame()
-    best = max(best, n * frames / (time.perf_counter() - t0))
-print("RESULT", json.dumps(dict(rate=best, kind=type(sim.solver._mujoco_warp_step).__name__)))
+for _ in range(3):        # trials alternate between the variants: both see the same machine load
+    for name, frame in frames_of.items():
+        t0 = time.perf_counter()
+        for _ in range(frames):
+            frame()
+        best[name] = max(best[name], n * frames / (time.perf_counter() - t0))
+print("RESULT", json.dumps(best))
 """
 
 
-def child(n, frames, pipeline, raw=False):
+def child(n, frames, pipeline, raw=False, damped=False):
     env = dict(os.environ, GYMLIKE_CPU_PIPELINE=pipeline)
-    out = subprocess.run([sys.executable, "-c", CHILD % dict(root=ROOT, n=n, frames=frames, raw=raw)],
+    out = subprocess.run([sys.executable, "-c", CHILD % dict(root=ROOT, n=n, frames=frames, raw=raw, damped=damped)],
                          env=env, capture_output=True, text=True)
     line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
     if not line:
         raise SystemExit(f"child failed:\n{out.stderr[-3000:]}")
-    return json.loads(line[0][7:])["rate"]
+    return json.loads(line[0][7:])
 
 
 def main():
@@ -94,19 +105,21 @@ def main():
     ap.add_argument("--n", type=int, nargs="*", default=[16, 64, 256])
     ap.add_argument("--frames", type=int, default=100)
     args = ap.parse_args()
-    print(f"{os.cpu_count()} CPU threads; env-frames/s (best of 2); ant, frame 1/60 s in 2 substeps")
+    print(f"{os.cpu_count()} CPU threads; env-frames/s (best of 3); ant, frame 1/60 s in 2 substeps")
     rows = []
     for n in args.n:
-        c = child(n, args.frames, "mujoco-c")
-        w = child(n, args.frames, "warp")
-        raw = child(n, args.frames, "mujoco-c", raw=True)
-        rows.append((n, c, w, raw))
+        both = child(n, args.frames, "mujoco-c", raw=True)
+        c, raw = both["gymlike"], both["raw"]
+        w = child(n, args.frames, "warp")["gymlike"]
+        cd = child(n, args.frames, "mujoco-c", damped=True)["gymlike"]
+        rows.append((n, c, w, raw, cd))
         print(f"N={n:5d}  gymlike C {c:9.0f}  gymlike Warp {w:9.0f}  raw C rollout {raw:9.0f}  "
-              f"C/Warp {c / w:5.2f}  C/raw {c / raw:5.2f}", flush=True)
-    print("\n| N | gymlike C | gymlike Warp-CPU | raw MuJoCo C rollout | C / Warp | C / raw |")
-    print("|---:|---:|---:|---:|---:|---:|")
-    for n, c, w, raw in rows:
-        print(f"| {n} | {c:.0f} | {w:.0f} | {raw:.0f} | {c / w:.2f} | {c / raw:.2f} |")
+              f"C/Warp {c / w:5.2f}  C/raw {c / raw:5.2f}  gymlike C with damping {cd:9.0f}", flush=True)
+    print("\n| N | gymlike C | gymlike Warp-CPU | raw MuJoCo C rollout | C / Warp | C / raw "
+          "| gymlike C, Isaac Gym's default damping |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n, c, w, raw, cd in rows:
+        print(f"| {n} | {c:.0f} | {w:.0f} | {raw:.0f} | {c / w:.2f} | {c / raw:.2f} | {cd:.0f} |")
 
 
 if __name__ == "__main__":

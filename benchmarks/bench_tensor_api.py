@@ -103,7 +103,9 @@ class NewtonLoop:
         m = self.model = sim.model
         from gymlike.core import mjc
         self.solver = newton.solvers.SolverMuJoCo(m, cone="elliptic", **_mujoco_capacity(sim, "elliptic"))
-        mjc.install(sim, self.solver)      # the same MuJoCo back end as gymlike's (C on the CPU)
+        # the same MuJoCo back end as gymlike's (C on the CPU), converting MuJoCo's state to
+        # Newton's after every step (the loop keeps zero-copy views of Newton's state arrays)
+        mjc.install(sim, self.solver, lazy=False)
         self.c_step = mjc.c_step
         self.s0, self.s1, self.ctrl = m.state(), m.state(), m.control()
         newton.eval_fk(m, self.s0.joint_q, self.s0.joint_qd, self.s0)
@@ -172,7 +174,7 @@ def profile(gym, sim, loop, steps):
         K.apply_dof_efforts, dim=d.num_dofs, device=dev,
         inputs=[d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, sim.control.joint_f]))
     t("clear efforts (2 memsets)", lambda: (sim.control.joint_f.zero_(), d.dof_effort.zero_()))
-    t("NaN check (kernel + flag read)", sim.stepper.check_nan)
+    t("NaN check", sim.stepper.check_nan)
     t("refresh_actor_root_state_tensor", lambda: gym.refresh_actor_root_state_tensor(sim))
     t("refresh_dof_state_tensor", lambda: gym.refresh_dof_state_tensor(sim))
     t("refresh_rigid_body_state_tensor", lambda: gym.refresh_rigid_body_state_tensor(sim))

@@ -244,6 +244,13 @@ def test_effort_limit_caps_pd_drive_physx(gym, tmp_path):
     assert _q(gym, env)[1] / (24 * DT) == pytest.approx(limit / I_PROP, rel=0.02)
 
 
+def _capped_travel(cap, accel, t):
+    """Angle turned in t from rest at constant acceleration under a speed cap applied after each
+    step: after the ramp to the cap, every step integrates cap + accel * DT before the clamp."""
+    ramp = cap / accel
+    return cap * ramp / 2 + (cap + accel * DT) * (t - ramp)
+
+
 def test_velocity_limit_clamps_physx(gym, tmp_path):
     sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=2)
     _set(gym, envs[0], driveMode=gymapi.DOF_MODE_EFFORT, velocity=3.0)
@@ -254,8 +261,48 @@ def test_velocity_limit_clamps_physx(gym, tmp_path):
         gym.simulate(sim)
     assert gym.get_dof_velocity(envs[0], 0) == pytest.approx(3.0, rel=1e-3)
     assert gym.get_dof_velocity(envs[1], 0) == pytest.approx(0.5 / I_PROP, rel=0.02)   # unlimited
+    # the clamp acts on the motion, not only on the reading (unclamped, the blade turns 12.5 rad)
+    assert _q(gym, envs[0])[0] == pytest.approx(_capped_travel(3.0, 0.5 / I_PROP, 240 * DT), rel=0.01)
     w = gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_VEL)["vel"]["angular"]["z"][1]
     assert w == pytest.approx(3.0, rel=1e-3)   # the body velocity follows the clamp
+
+
+@pytest.mark.parametrize("api", ["tensor", "handle"])
+def test_position_targets_changed_between_frames_are_followed(gym, tmp_path, api):
+    """A new target given mid-run reaches the drive on the next simulate (MuJoCo's controls
+    are recomputed only after targets change on the C pipeline)."""
+    ke = 20.0
+    sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=2)
+    for env in envs:
+        _set(gym, env, driveMode=gymapi.DOF_MODE_POS, stiffness=ke, damping=2 * math.sqrt(ke * I_PROP))
+    gym.prepare_sim(sim)
+    for target in (0.5, -0.3, 0.2):
+        if api == "tensor":
+            t = torch.tensor([target, -target])
+            gym.set_dof_position_target_tensor(sim, gymtorch.unwrap_tensor(t))
+        else:
+            gym.set_actor_dof_position_targets(envs[0], 0, np.array([target], np.float32))
+            gym.set_actor_dof_position_targets(envs[1], 0, np.array([-target], np.float32))
+        for _ in range(240):
+            gym.simulate(sim)
+        assert _q(gym, envs[0])[0] == pytest.approx(target, abs=2e-3)
+        assert _q(gym, envs[1])[0] == pytest.approx(-target, abs=2e-3)
+
+
+def test_body_speed_cap_limits_a_spinning_blade_physx(gym, tmp_path):
+    """max_angular_velocity caps the blade's spin (PhysX's body speed cap) where an effort would
+    spin it to 25 rad/s; on the C pipeline the caps run once MuJoCo's velocities could reach them."""
+    sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=2, max_angular_velocity=2.0)
+    for env in envs:
+        _set(gym, env, driveMode=gymapi.DOF_MODE_EFFORT)
+    for _ in range(240):
+        gym.apply_actor_dof_efforts(envs[0], 0, np.array([0.5], np.float32))
+        gym.simulate(sim)
+    w = gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_VEL)["vel"]["angular"]["z"][1]
+    assert w == pytest.approx(2.0, rel=1e-3)
+    assert _q(gym, envs[0])[1] == pytest.approx(2.0, rel=1e-3)
+    assert _q(gym, envs[0])[0] == pytest.approx(_capped_travel(2.0, 0.5 / I_PROP, 240 * DT), rel=0.01)
+    assert _q(gym, envs[1]) == (0.0, 0.0)
 
 
 def test_joint_friction_and_armature_physx(gym, tmp_path):

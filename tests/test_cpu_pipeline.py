@@ -12,6 +12,7 @@ import pytest
 
 from conftest import make_sim, options, pose
 from gymlike import gymapi
+from gymlike.core import mjc
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
@@ -39,7 +40,7 @@ def test_fixed_slopes_in_spaced_envs_with_per_env_friction(gym, monkeypatch, pip
             gym.set_actor_rigid_shape_properties(env, actor, sp)
         envs.append(env)
     gym.prepare_sim(sim)
-    assert (type(sim.solver._mujoco_warp_step).__name__ == "CStep") == (pipeline == "mujoco-c")
+    assert (mjc.c_step(sim.solver) is not None) == (pipeline == "mujoco-c")
     down = np.array([math.cos(angle), 0, -math.sin(angle)])
 
     def speeds():
@@ -88,7 +89,8 @@ for _ in range(240):
     gym.simulate(sim)
 q = [float(gym.get_actor_dof_states(e, 0, gymapi.STATE_POS)["pos"][0]) for e in envs]
 z = [float(gym.get_actor_rigid_body_states(e, 1, gymapi.STATE_POS)["pose"]["p"]["z"][0]) for e in envs]
-print("RESULT", q, z, type(sim.solver._mujoco_warp_step).__name__)
+from gymlike.core import mjc
+print("RESULT", q, z, type(mjc.c_step(sim.solver)).__name__)
 """
 
 
@@ -159,7 +161,7 @@ def test_c_pipeline_results_do_not_depend_on_the_thread_count(gym, monkeypatch):
             env = gym.create_env(sim, gymapi.Vec3(-1.5, -1.5, 0), gymapi.Vec3(1.5, 1.5, 1.5), 2)
             gym.create_actor(env, ant, pose(z=0.75), "ant", i, 0)
         gym.prepare_sim(sim)
-        assert len(sim.solver._mujoco_warp_step.datas) == threads
+        assert len(mjc.c_step(sim.solver).datas) == threads
         g = torch.Generator().manual_seed(0)
         f = torch.zeros(gym.get_sim_dof_count(sim))
         for _ in range(40):
@@ -170,3 +172,79 @@ def test_c_pipeline_results_do_not_depend_on_the_thread_count(gym, monkeypatch):
         gym.destroy_sim(sim)
     assert np.abs(finals[0][:7] - np.array([0, 0, 0.75, 0, 0, 0, 1])).max() > 0.01    # they moved
     np.testing.assert_array_equal(finals[0], finals[1])
+
+
+def _ants(gym, n, **opts):
+    sim = make_sim(gym, dt=1 / 60, substeps=2)
+    o = gymapi.AssetOptions()
+    for k, v in opts.items():
+        setattr(o, k, v)
+    ant = gym.load_asset(sim, os.path.join(os.path.dirname(TESTS), "assets"), "mjcf/nv_ant.xml", o)
+    for i in range(n):
+        env = gym.create_env(sim, gymapi.Vec3(-1.5, -1.5, 0), gymapi.Vec3(1.5, 1.5, 1.5), 2)
+        gym.create_actor(env, ant, pose(z=0.75), "ant", i, 0)
+    gym.prepare_sim(sim)
+    return sim
+
+
+def test_states_read_late_equal_states_read_every_frame(gym):
+    """On the C pipeline MuJoCo's state is the truth and Newton's joint and body states are
+    converted when first read: a loop that reads every 4th frame (an RL task's decimation) sees
+    bitwise what a loop reading every frame sees, and reading changes nothing."""
+    import torch
+    from gymlike import gymtorch
+    seen, truth = [], []
+    for every in (1, 4):
+        sim = _ants(gym, 3, angular_damping=0.0)     # (damping reads body velocities every frame)
+        assert mjc.c_step(sim.solver) is not None
+        root = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+        dof = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+        body = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
+        g = torch.Generator().manual_seed(1)
+        f = torch.zeros(gym.get_sim_dof_count(sim))
+        out = []
+        for frame in range(1, 61):
+            f.uniform_(-3, 3, generator=g)     # (mild: no body near its speed cap, see below)
+            gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
+            gym.simulate(sim)
+            if every == 4 and frame == 1:      # nothing read the state: its conversion waits
+                assert sim._state_sync is not None
+            if frame % every == 0:
+                gym.refresh_actor_root_state_tensor(sim)
+                gym.refresh_dof_state_tensor(sim)
+                gym.refresh_rigid_body_state_tensor(sim)
+                if frame % 4 == 0:
+                    out.append(torch.cat([root.flatten(), dof.flatten(), body.flatten()]).clone())
+        seen.append(torch.stack(out))
+        truth.append(mjc.c_step(sim.solver).x.copy())               # MuJoCo's float64 state
+        gym.destroy_sim(sim)
+    assert (seen[0][-1] - seen[0][0]).abs().max() > 0.01          # they moved
+    assert torch.equal(seen[0], seen[1])
+    np.testing.assert_array_equal(truth[0], truth[1])
+
+
+def test_speed_bound_of_the_c_step_holds_over_exact_body_speeds(gym):
+    """The C step skips the body speed caps when a bound from MuJoCo's velocities shows no body
+    can reach them; the bound is checked against every body's exact speed (forward kinematics)
+    of ants kicked by large random efforts."""
+    import torch
+    from gymlike import gymtorch
+    n = 4
+    sim = _ants(gym, n)
+    cs = mjc.c_step(sim.solver)
+    body = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim)).view(n, -1, 13)
+    g = torch.Generator().manual_seed(2)
+    f = torch.zeros(gym.get_sim_dof_count(sim))
+    ratio = []
+    for _ in range(40):
+        f.uniform_(-15, 15, generator=g)
+        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
+        gym.simulate(sim)
+        w_bound, v_bound = cs.speed_bounds()
+        gym.refresh_rigid_body_state_tensor(sim)
+        v = body[:, :, 7:10].norm(dim=2).max(dim=1).values.numpy()
+        w = body[:, :, 10:13].norm(dim=2).max(dim=1).values.numpy()
+        assert (w <= w_bound * (1 + 1e-5) + 1e-6).all() and (v <= v_bound * (1 + 1e-5) + 1e-6).all()
+        ratio.append(max((w / w_bound).max(), (v / v_bound).max()))
+    assert max(ratio) > 0.1       # a bound, not a wild overestimate
+    gym.destroy_sim(sim)

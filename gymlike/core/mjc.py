@@ -1,10 +1,16 @@
 """The CPU pipeline on MuJoCo's C library: SIM_PHYSX sims on the CPU step their worlds with
 `mujoco.rollout` (C++, all cores, no GIL, no Python loop over worlds) instead of MuJoCo-Warp on
-Warp's CPU backend. Everything above the solver is unchanged: Newton's SolverMuJoCo still maps
-Newton's state and control into its MuJoCo data (`mjw_data`: qpos, qvel, act, ctrl,
-qfrc_applied, xfrc_applied, one row per world, numpy views on the CPU) and back; only its
-`_mujoco_warp_step` is replaced by `CStep`, which steps those rows with the template MjModel the
-solver compiled (`solver.mj_model`).
+Warp's CPU backend. Everything above the solver is unchanged: Newton's SolverMuJoCo keeps its
+MuJoCo data (`mjw_data`: qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied, one row per world,
+numpy views on the CPU) and its conversions to and from Newton's state and control; `CStep.step`
+takes the place of `SolverMuJoCo.step` and steps those rows with the template MjModel the solver
+compiled (`solver.mj_model`).
+
+MuJoCo's state is the truth between C calls: CStep carries it in float64 and converts Newton's
+state into it only after something else wrote that state (gymlike's state setters and resets,
+velocity clamps, a MuJoCo-Warp step), where Newton's own step converts it before every step.
+Newton's control -> MuJoCo and MuJoCo -> Newton state conversions run every call, as recorded
+launches (`Replay`).
 
 Per-world model parameters (masses, gains, friction, limits set through the API) live in
 `mjw_model`'s per-world arrays; when a row differs from the template, that world steps a copy
@@ -42,36 +48,91 @@ def choice():
     return v
 
 
-def install(sim, solver):
-    """Step `solver` with MuJoCo C when the sim qualifies; returns whether it does."""
+def install(sim, solver, lazy=True):
+    """Step `solver` with MuJoCo C when the sim qualifies; returns whether it does. `lazy`:
+    Newton's state converts when `sim.state` is next read (False: after every step, for a
+    solver driven outside the sim, as benchmarks/bench_tensor_api.py's raw Newton loop)."""
     if not sim.device.startswith("cpu") or choice() != "mujoco-c":
         return False
     if not getattr(solver, "mjw_model", None) or not solver.mjw_model.opt.run_collision_detection:
         return False
-    stepper = CStep(solver, sim)
-    solver._mujoco_warp_step = stepper
-    step = solver.step
+    stepper = CStep(solver, sim, lazy)
+    solver._gymlike_c_step = stepper
+    solver.step = stepper.step
+    reset, notify = solver.reset, solver.notify_model_changed
 
-    def step_noting_observables(state_in, state_out, control, contacts, dt, observables=None, **kw):
-        stepper.observing = observables is not None
-        return step(state_in, state_out, control, contacts, dt, observables=observables, **kw)
-    solver.step = step_noting_observables
-    solver.notify_model_changed = stepper.wrap_notify(solver.notify_model_changed)
+    def reset_worlds(state, world_mask=None, flags=None):
+        reset(state, world_mask, flags=flags)       # (zeroes act, ctrl, applied forces, warm start)
+        stepper.invalidate(None if world_mask is None else world_mask.numpy()[:stepper.nworld])
+
+    def notify_model_changed(flags):
+        notify(flags)                                # (may pose mocap bodies, switch equalities)
+        stepper.model_changed()
+    solver.reset, solver.notify_model_changed = reset_worlds, notify_model_changed
     return True
 
 
 def c_step(solver):
     """The solver's C step, or None when MuJoCo-Warp steps it."""
-    step = getattr(solver, "_mujoco_warp_step", None)
-    return step if isinstance(step, CStep) else None
+    return getattr(solver, "_gymlike_c_step", None)
+
+
+class Replay:
+    """Newton's conversions between its state and MuJoCo's data (`_apply_mjc_control`,
+    `_update_newton_state`) are kernel launches only, each packing its arguments in Python
+    (about 30 us per launch). The first call for a given set of objects records the launches
+    (`wp.launch(record_cmd=True)`), later calls re-launch the records (a few us each). Any
+    other warp entry point seen while recording (a tiled launch) makes that key call the
+    function directly instead."""
+
+    def __init__(self):
+        self.cmds = {}
+
+    def clear(self):
+        self.cmds.clear()
+
+    def __call__(self, key, fn, *args, skip=(), **kw):
+        """Run `fn(*args, **kw)`; `skip`: kernels whose recorded launches are left out this time."""
+        cmds = self.cmds.get(key)
+        if cmds is None:
+            cmds = self.cmds[key] = self._record(fn, args, kw)
+        elif cmds is False:
+            fn(*args, **kw)
+        else:
+            for cmd in cmds:
+                if cmd.kernel not in skip:
+                    cmd.launch()
+
+    @staticmethod
+    def _record(fn, args, kw):
+        import warp as wp
+        launch, tiled, cmds, ok = wp.launch, wp.launch_tiled, [], [True]
+
+        def recording(*la, **lk):
+            cmd = launch(*la, **dict(lk, record_cmd=True))
+            if cmd is not None:            # (a zero-sized launch records nothing)
+                cmds.append(cmd)
+                cmd.launch()
+
+        def not_recordable(*la, **lk):
+            ok[0] = False
+            return tiled(*la, **lk)
+        wp.launch, wp.launch_tiled = recording, not_recordable
+        try:
+            fn(*args, **kw)
+        finally:
+            wp.launch, wp.launch_tiled = launch, tiled
+        return cmds if ok[0] else False
 
 
 class CStep:
-    def __init__(self, solver, sim):
+    def __init__(self, solver, sim, lazy=True):
         import mujoco
         from mujoco import rollout
         self.mujoco, self.solver, self.sim = mujoco, solver, sim
-        self.warp_step = type(solver)._mujoco_warp_step.__get__(solver)   # for steps with observables
+        self.newton_step = solver.step          # Newton's own step (MuJoCo-Warp), for observing steps
+        self.lazy = lazy
+        self.replay = Replay()
         self.m = solver.mj_model
         # Newton writes inertial frames (body_ipos/iquat) per world after MuJoCo compiled the
         # template; the compiler's "inertial frame == body frame" shortcut would skip them
@@ -100,21 +161,57 @@ class CStep:
         if self.nstate != 1 + m.nq + m.nv + m.na:
             raise GymlikeValueError("the MuJoCo C pipeline does not support plugin or history state; "
                                     "set GYMLIKE_CPU_PIPELINE=warp")
-        self.state0 = np.zeros((self.nworld, self.nstate))
+        # MuJoCo's state (time, qpos, qvel, act) of every world in float64, carried from call to
+        # call: the truth; a world's row is reloaded from Newton's state after anything else
+        # wrote it (a state setter or reset of its env, a velocity clamp, a MuJoCo-Warp step)
+        self.x = np.zeros((self.nworld, self.nstate))
+        self.stale = np.ones(self.nworld, bool)    # rows of x to reload from Newton's state
+        # MuJoCo's ctrl follows Newton's joint targets only (position/velocity actuators), except
+        # for ball-joint actuators (they also read joint_q): recomputed after a target write
+        self.ctrl_valid = False
+        ball = getattr(solver, "mjc_actuator_to_newton_ball_jnt", None)
+        self.ctrl_follows_targets = ball is None or not (ball.numpy() >= 0).any()
+        self.inputs_gen = 0         # bumps when ctrl, equality switches or mocap poses change
+        from newton._src.solvers.mujoco import kernels as nk
+        # Newton adds joint_f of free joints into xfrc_applied; Gym DOFs never lie on a free
+        # joint (an actor's root joint is not a DOF), so that launch only adds zeros
+        free = solver.body_free_qd_start.numpy() if getattr(solver, "body_free_qd_start", None) is not None else []
+        free_qd = {int(q) + i for q in free if q >= 0 for i in range(6)}
+        self.skip_always = (nk.apply_mjc_free_joint_f_to_body_f_kernel,) if not free_qd & set(
+            sim.host.dof_qd.tolist()) else ()
+        self.ctrl_kernel, self.body_f_kernel = nk.apply_mjc_control_kernel, nk.apply_mjc_body_f_kernel
+        # body wrenches -> xfrc_applied: skipped while the body forces stay zero (core/step.py says
+        # so through no_body_f) and xfrc_applied already holds those zeros
+        self.no_body_f = False
+        self.xfrc_zero = False
+        self.caps = None             # tables of may_reach_speed_caps
+        self.last_out = None        # the Newton state the last C call wrote
         self.ncontrol = off
         self.params_dirty = True
         self.fields = None
-        self.observing = False      # this substep reports observables (set by the solver.step wrapper)
         self.nstep = 1              # substeps the next call runs (core/step.py fuses substeps)
         self.outs = {}
         self.views = {}
         self.dt = None
 
-    def wrap_notify(self, notify):
-        def notify_model_changed(flags):
-            notify(flags)
-            self.params_dirty = True
-        return notify_model_changed
+    def invalidate(self, worlds=None):
+        """Newton's state or MuJoCo's data of `worlds` (a bool mask; None: all) changed outside
+        the C step: those rows are reloaded before the next call, the others keep their float64
+        state (so a reset of some envs leaves the others' trajectories exactly as they were)."""
+        if worlds is None:
+            self.stale[:] = True
+        else:
+            self.stale |= np.asarray(worlds, bool)
+        self.ctrl_valid = self.xfrc_zero = False
+
+    def model_changed(self):
+        self.params_dirty = True
+        self.caps = None             # (per-world models, so the speed bound's lengths, may change)
+        self.ctrl_valid = self.xfrc_zero = False     # (and mocap poses, equality switches: inputs_gen)
+        self.replay.clear()
+
+    def targets_written(self):
+        self.ctrl_valid = False
 
     # ------------------------------------------------------------------ per-world parameters
     def _fields(self):
@@ -192,37 +289,162 @@ class CStep:
             c = self.views[name] = (arr, arr.numpy().reshape(self.nworld, -1))
         return c[1]
 
-    def __call__(self):
+    def step(self, state_in, state_out, control, contacts, dt, observables=None, **kw):
+        """SolverMuJoCo.step on MuJoCo C: Newton's control -> MuJoCo inputs (Newton's kernels,
+        replayed), Newton's state -> MuJoCo only after a write, `nstep` substeps in one
+        rollout, MuJoCo -> Newton's state (Newton's kernels, replayed)."""
         nstep, self.nstep = self.nstep, 1
-        if self.observing:
-            return self.warp_step()      # contact forces etc. come from MuJoCo-Warp's arrays
-        m = self.m
-        dt = float(self.solver.mjw_model.opt.timestep.numpy()[0])
+        if observables is not None:      # contact forces etc. come from MuJoCo-Warp's arrays
+            self._flush()                # (Newton's step starts from Newton's state)
+            self.invalidate()
+            return self.newton_step(state_in, state_out, control, contacts, dt, observables=observables, **kw)
+        solver, d = self.solver, self.d
+        ctrl_kept = self.ctrl_valid and self.ctrl_follows_targets
+        xfrc_kept = self.no_body_f and self.xfrc_zero
+        skip = self.skip_always + ((self.ctrl_kernel,) if ctrl_kept else ()) + ((self.body_f_kernel,) if xfrc_kept else ())
+        self.replay(("in", id(state_in), id(control)), solver._apply_mjc_control, solver.model, state_in, control, d,
+                    skip=skip)
+        if not ctrl_kept:
+            self.ctrl_valid = True
+            self.inputs_gen += 1
+        self.xfrc_zero, self.no_body_f = self.no_body_f, False
+        if state_in is not self.last_out:
+            self.stale[:] = True
+        if self.stale.any():
+            self._load_x(state_in)
+        self._prepare(dt)
+        self._rollout(nstep)
+        self.last_out = state_out
+        if self.lazy:
+            self.sim.defer_state_sync(self.sync)      # MuJoCo -> Newton's state when next read
+        else:
+            self.sync()
+
+    def _flush(self):
+        if self.lazy:
+            self.sim.sync_state()
+
+    def sync(self):
+        """MuJoCo -> Newton's joint and body states (Newton's conversion and forward kinematics,
+        replayed) of the last call's output state."""
+        s = self.last_out
+        self.replay(("out", id(s)), self.solver._update_newton_state, self.solver.model, s, self.d, state_prev=s)
+
+    # ------------------------------------------------------------------ checks on MuJoCo's data
+    def _host(self, arr):
+        c = self.views.get(id(arr))
+        if c is None or c[0] is not arr:
+            c = self.views[id(arr)] = (arr, arr.numpy())
+        return c[1]
+
+    def flag_nan_worlds(self, nan_worlds, nan_count):
+        """The NaN guard's check on MuJoCo's state: flag the worlds whose qpos/qvel hold NaN/inf
+        or a velocity above 1e5 (the body states follow from these)."""
+        ok = np.isfinite(self._rows("qpos")).all(1) & (np.abs(self._rows("qvel")) <= 1.0e5).all(1)
+        if not ok.all():
+            bad = ~ok
+            self._host(nan_worlds)[bad] = 1
+            self._host(nan_count)[0] += int(bad.sum())
+
+    def may_reach_speed_caps(self):
+        """False when no body of any world can move faster than its speed caps: a bound from
+        MuJoCo's velocities, |w_body| <= sum |angular qvel|, |v_body| <= sum |linear qvel| +
+        that * (a length no two points of a world's articulations are further apart than)."""
+        w, v = self.speed_bounds()
+        _, _, _, ang_cap, lin_cap = self.caps
+        return not ((w <= ang_cap) & (v <= lin_cap)).all()
+
+    def speed_bounds(self):
+        """Per world: (a bound on every body's angular speed, on every body's COM speed)."""
+        if self.caps is None:
+            self._speed_bound_tables()
+        ang_cols, lin_cols, lever = self.caps[:3]
+        qvel = np.abs(self._rows("qvel"))
+        w = qvel[:, ang_cols].sum(1)
+        return w, qvel[:, lin_cols].sum(1) + w * lever
+
+    def _speed_bound_tables(self):
+        m, mj, d = self.m, self.mujoco, self.sim.dev
+        J = mj.mjtJoint
+        ang, lin = [], []
+        for j in range(m.njnt):
+            a, t = int(m.jnt_dofadr[j]), int(m.jnt_type[j])
+            if t == J.mjJNT_FREE:
+                lin += [a, a + 1, a + 2]
+                ang += [a + 3, a + 4, a + 5]
+            elif t == J.mjJNT_BALL:
+                ang += [a, a + 1, a + 2]
+            elif t == J.mjJNT_SLIDE:
+                lin.append(a)
+            else:
+                ang.append(a)
+
+        def lever(model):
+            # twice the summed offsets of bodies (not their placement in the world), inertial
+            # frames and joint anchors: longer than any path between two points of one world
+            inner = np.asarray(model.body_parentid)[1:] != 0
+            return 2.0 * (np.linalg.norm(np.asarray(model.body_pos)[1:][inner], axis=1).sum()
+                          + np.linalg.norm(np.asarray(model.body_ipos)[1:], axis=1).sum()
+                          + np.linalg.norm(np.asarray(model.jnt_pos), axis=1).sum())
+        by_model = {}
+        levers = np.array([by_model.setdefault(id(x), lever(x)) for x in self.models])
+        env = d.body_env.numpy()
+        ang_cap, lin_cap = np.full(self.nworld, np.inf), np.full(self.nworld, np.inf)
+        inside = (env >= 0) & (env < self.nworld)
+        np.minimum.at(ang_cap, env[inside], d.body_ang_cap.numpy()[inside])
+        np.minimum.at(lin_cap, env[inside], d.body_lin_cap.numpy()[inside])
+        self.caps = (np.array(ang, np.int64), np.array(lin, np.int64), levers, ang_cap, lin_cap)
+
+    def _prepare(self, dt):
+        dt = float(dt)
         if self.params_dirty or dt != self.dt:
             if self.params_dirty:
                 self._per_world_models()
+            if dt != self.dt:
+                self.solver.mjw_model.opt.timestep.fill_(dt)     # (read by MuJoCo-Warp steps)
             for model in {id(x): x for x in self.models}.values():
                 model.opt.timestep = dt
                 # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
                 model.opt.disableflags |= int(self.mujoco.mjtDisableBit.mjDSBL_AUTORESET)
             self.dt = dt
-        time, qpos, qvel, act = (self._rows(f) for f in ("time", "qpos", "qvel", "act"))
-        nq, nv = m.nq, m.nv
-        s = self.state0
-        s[:, 0:1] = time
-        s[:, 1:1 + nq] = qpos
-        s[:, 1 + nq:1 + nq + nv] = qvel
-        s[:, 1 + nq + nv:] = act
+
+    def _load_x(self, state):
+        """Newton's state -> MuJoCo's data (Newton's conversion, stale worlds only) -> x."""
+        import warp as wp
+        self._flush()                # (the rows not reloaded keep what MuJoCo holds)
+        solver, stale = self.solver, self.stale
+        every = bool(stale.all())
+        mask = None if every else wp.array(np.append(stale, False), dtype=wp.bool, device=self.sim.device)
+        solver._update_mjc_data(self.d, solver.model, state, world_mask=mask)
+        solver._update_kinematic_weld_references()
+        nq, nv = self.m.nq, self.m.nv
+        rows = slice(None) if every else stale
+        x = self.x
+        x[rows, 0:1] = self._rows("time")[rows]
+        x[rows, 1:1 + nq] = self._rows("qpos")[rows]
+        x[rows, 1 + nq:1 + nq + nv] = self._rows("qvel")[rows]
+        x[rows, 1 + nq + nv:] = self._rows("act")[rows]
+        stale[:] = False
+        self.inputs_gen += 1         # (mocap poses follow the pushed state)
+
+    def _rollout(self, nstep):
         if nstep not in self.outs:
-            self.outs[nstep] = (np.zeros((self.nworld, nstep, self.ncontrol)),
-                                np.zeros((self.nworld, nstep, self.nstate)))
-        control, out = self.outs[nstep]
+            self.outs[nstep] = [np.zeros((self.nworld, nstep, self.ncontrol)),
+                                np.zeros((self.nworld, nstep, self.nstate)), None, False]
+        entry = self.outs[nstep]
+        control, out = entry[0], entry[1]
+        every = entry[2] != self.inputs_gen
+        entry[2] = self.inputs_gen
         for field, a, b in self.inputs:      # the same inputs in every substep of the call
-            control[:, :, a:b] = self._rows(field)[:, None, :]
-        self.rollout.rollout(self.models, self.datas, s, control, control_spec=self.cspec, nstep=nstep,
+            if every or field == "qfrc_applied" or (field == "xfrc_applied" and not (entry[3] and self.xfrc_zero)):
+                control[:, :, a:b] = self._rows(field)[:, None, :]
+        entry[3] = self.xfrc_zero            # (this buffer's xfrc columns hold zeros)
+        self.rollout.rollout(self.models, self.datas, self.x, control, control_spec=self.cspec, nstep=nstep,
                              state=out, skip_checks=True)
-        o = out[:, -1]
-        time[:] = o[:, 0:1]
-        qpos[:] = o[:, 1:1 + nq]
-        qvel[:] = o[:, 1 + nq:1 + nq + nv]
-        act[:] = o[:, 1 + nq + nv:]
+        x = self.x
+        x[:] = out[:, -1]
+        nq, nv = self.m.nq, self.m.nv
+        self._rows("time")[:] = x[:, 0:1]
+        self._rows("qpos")[:] = x[:, 1:1 + nq]
+        self._rows("qvel")[:] = x[:, 1 + nq:1 + nq + nv]
+        self._rows("act")[:] = x[:, 1 + nq + nv:]

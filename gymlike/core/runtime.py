@@ -61,10 +61,14 @@ class LazyModule:
 
     def __init__(self, name):
         self._name = name
+        self._module = None
 
     def __getattr__(self, attr):
-        import importlib
-        return getattr(importlib.import_module(self._name), attr)
+        m = self._module
+        if m is None:
+            import importlib
+            m = self._module = importlib.import_module(self._name)
+        return getattr(m, attr)
 
 
 def verbose():

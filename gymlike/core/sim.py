@@ -184,6 +184,7 @@ class Sim:
         self.assets: list[Asset] = []
         self.planes: list[PlaneParams] = []
         self.static_meshes = []          # (vertices, triangles, Transform, friction, restitution)
+        self._state_sync = None         # brings `state` up to date when read (core/mjc.py)
         for name in _BUILT:
             setattr(self, name, None)
         for name in _COMPONENTS:
@@ -328,6 +329,7 @@ class Sim:
         except BaseException:
             # a failed build leaves the sim as before the call: still open for creation, and
             # the same script continues once the cause is removed
+            self._state_sync = None
             for name in _BUILT:
                 setattr(self, name, None)
             raise
@@ -383,11 +385,39 @@ class Sim:
         for fn in ops:
             fn()
 
+    # The current state. The MuJoCo C step leaves it behind MuJoCo's data and defers the
+    # conversion to the first read (defer_state_sync): every reader comes through here, while
+    # the step path reads `stepping_state` when it needs no current joint or body state.
+    @property
+    def state(self):
+        if self._state_sync is not None:
+            self.sync_state()
+        return self._state
+
+    def sync_state(self):
+        """Run the deferred conversion into the current state, if any."""
+        sync, self._state_sync = self._state_sync, None
+        if sync is not None:
+            sync()
+
+    @state.setter
+    def state(self, value):
+        self._state = value
+
+    @property
+    def stepping_state(self):
+        return self._state
+
+    def defer_state_sync(self, sync):
+        """`sync()` makes `state` current; it runs when `state` is next read (None: cancel)."""
+        self._state_sync = sync
+
     def attach(self, **parts):
         """Set what build_model made (the names of _BUILT)."""
         unknown = set(parts) - set(_BUILT)
         if unknown:
             raise AttributeError(f"Sim.attach: {sorted(unknown)} are not declared in core/sim.py _BUILT")
+        self._state_sync = None
         for name, part in parts.items():
             setattr(self, name, part)
 
@@ -450,6 +480,7 @@ class Sim:
 
     def destroy(self):
         self.destroyed = True
+        self._state_sync = None
         self.model = self.solver = self.state = self.state_next = self.control = None
 
 

@@ -28,6 +28,16 @@ class Stepper:
         self.dirty_body_f = set()     # states whose body_f holds a wrench from an earlier substep
         self.nan_unread = 0           # simulate calls since the NaN flags were last read
         self.clamped = _wp().zeros(1, dtype=_wp().int32, device=sim.device)   # a velocity clamp happened
+        self._hosts = {}
+
+    def flag(self, arr):
+        """arr[0] as an int (on the CPU through a kept numpy view of the array)."""
+        if not self.sim.device.startswith("cpu"):
+            return int(arr.numpy()[0])
+        h = self._hosts.get(id(arr))
+        if h is None or h[0] is not arr:
+            h = self._hosts[id(arr)] = (arr, arr.numpy())
+        return int(h[1][0])
 
     def simulate(self):
         sim = self.sim
@@ -44,8 +54,12 @@ class Stepper:
         need_wrench = d.forces_pending or d.passive_forces or attractors is not None
         dirty = self.dirty_body_f
         model = sim.model
+        cstep = mjc.c_step(sim.solver)
+        # (on the C pipeline the state may lag MuJoCo's data until read: read it current where
+        # body or joint states are used, sim.sync_state)
+        need_state = need_wrench or sim.pipeline is not None
         for nstep, kw in self._solver_calls(n_sub, attractors is not None):
-            s_in, s_out = sim.state, sim.state_next
+            s_in, s_out = (sim.state if need_state else sim.stepping_state), sim.state_next
             if need_wrench:
                 launch(("wrenches", id(s_in)), K.body_wrenches, d.num_bodies,
                        (s_in.body_q, s_in.body_qd, model.body_mass, model.body_inertia,
@@ -59,24 +73,31 @@ class Stepper:
                 dirty.discard(id(s_in))
             if sim.pipeline is not None and sim.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
                 sim.pipeline.collide(s_in, sim.contacts)
-            if nstep > 1:
-                mjc.c_step(sim.solver).nstep = nstep
+            if cstep is not None:
+                cstep.nstep = nstep
+                cstep.no_body_f = not need_wrench     # (s_in.body_f is zero: zeroed above)
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
             if d.velocity_clamp:   # DOF velocity limits (MuJoCo has none of its own)
+                sim.sync_state()
                 launch(("vclamp", id(s_out)), K.clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
-            if d.speed_caps:       # body speed caps (PhysX's max_linear/angular_velocity)
+            # body speed caps (PhysX's max_linear/angular_velocity); the C step first bounds the
+            # speeds from MuJoCo's velocities and skips them when no body can reach its cap
+            if d.speed_caps and (cstep is None or cstep.may_reach_speed_caps()):
+                sim.sync_state()
                 d.actor_speed_scale.fill_(1.0)
                 launch(("bspeed", id(s_out)), K.body_speed_scale, d.num_bodies,
                        (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
                 launch(("ascale", id(s_out)), K.scale_actor_velocities, d.num_actors,
                        (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self.clamped))
+            if cstep is not None and (d.velocity_clamp or d.speed_caps) and self.flag(self.clamped):
+                cstep.invalidate()       # the clamped joint velocities reach MuJoCo on the next call
             sim.state, sim.state_next = s_out, s_in
         if d.velocity_clamp or d.speed_caps:
             # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
             # body velocities follow them once per simulate, and only when a clamp happened (on
             # CUDA the flag is not read back, to keep the device asynchronous)
-            if not sim.device.startswith("cpu") or int(self.clamped.numpy()[0]):
+            if not sim.device.startswith("cpu") or self.flag(self.clamped):
                 newton = _newton()
                 self.clamped.zero_()
                 newton.eval_fk(model, sim.state.joint_q, sim.state.joint_qd, sim.state)
@@ -117,14 +138,18 @@ class Stepper:
     # detection, so a clean run pays one launch and the read.
     def check_nan(self):
         sim, d = self.sim, self.sim.dev
-        self.launch(("nan", id(sim.state)), K.find_nan_worlds, d.num_bodies,
-                    (sim.state.body_q, sim.state.body_qd, d.body_env, d.nan_worlds, d.nan_count))
+        cstep = mjc.c_step(sim.solver)
+        if cstep is not None:      # MuJoCo's qpos/qvel (the joint and body states convert when read)
+            cstep.flag_nan_worlds(d.nan_worlds, d.nan_count)
+        else:
+            self.launch(("nan", id(sim.state)), K.find_nan_worlds, d.num_bodies,
+                        (sim.state.body_q, sim.state.body_qd, d.body_env, d.nan_worlds, d.nan_count))
         self.nan_unread += 1
         if self.nan_unread < max(1, int(sim.nan_check_interval)):
             return
         first = sim.frame - self.nan_unread + 1
         self.nan_unread = 0
-        if int(d.nan_count.numpy()[0]):
+        if self.flag(d.nan_count):
             bad = np.nonzero(d.nan_worlds.numpy())[0].tolist()
             inputs = [K.BAD_INPUT_KINDS[k] for k in np.nonzero(d.bad_input.numpy())[0]]
             d.nan_count.zero_()
