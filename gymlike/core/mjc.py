@@ -340,9 +340,11 @@ class CStep:
     def flag_nan_worlds(self, nan_worlds, nan_count):
         """The NaN guard's check on MuJoCo's state: flag the worlds whose qpos/qvel hold NaN/inf
         or a velocity above 1e5 (the body states follow from these)."""
-        ok = np.isfinite(self._rows("qpos")).all(1) & (np.abs(self._rows("qvel")) <= 1.0e5).all(1)
-        if not ok.all():
-            bad = ~ok
+        qpos, qvel = self._rows("qpos"), self._rows("qvel")
+        if np.isfinite(qpos).all() and np.abs(qvel).max(initial=0.0) <= 1.0e5:    # (NaN fails too)
+            return
+        bad = ~(np.isfinite(qpos).all(1) & (np.abs(qvel) <= 1.0e5).all(1))
+        if bad.any():
             self._host(nan_worlds)[bad] = 1
             self._host(nan_count)[0] += int(bad.sum())
 
@@ -358,10 +360,10 @@ class CStep:
         """Per world: (a bound on every body's angular speed, on every body's COM speed)."""
         if self.caps is None:
             self._speed_bound_tables()
-        ang_cols, lin_cols, lever = self.caps[:3]
+        ang, lin, lever = self.caps[:3]
         qvel = np.abs(self._rows("qvel"))
-        w = qvel[:, ang_cols].sum(1)
-        return w, qvel[:, lin_cols].sum(1) + w * lever
+        w = qvel @ ang
+        return w, qvel @ lin + w * lever
 
     def _speed_bound_tables(self):
         m, mj, d = self.m, self.mujoco, self.sim.dev
@@ -393,7 +395,9 @@ class CStep:
         inside = (env >= 0) & (env < self.nworld)
         np.minimum.at(ang_cap, env[inside], d.body_ang_cap.numpy()[inside])
         np.minimum.at(lin_cap, env[inside], d.body_lin_cap.numpy()[inside])
-        self.caps = (np.array(ang, np.int64), np.array(lin, np.int64), levers, ang_cap, lin_cap)
+        ang_sel, lin_sel = np.zeros(m.nv, np.float32), np.zeros(m.nv, np.float32)   # (qvel @ sel: a row sum)
+        ang_sel[ang], lin_sel[lin] = 1.0, 1.0
+        self.caps = (ang_sel, lin_sel, levers, ang_cap, lin_cap)
 
     def _prepare(self, dt):
         dt = float(dt)
