@@ -12,7 +12,7 @@ last column keeps Isaac Gym's default angular damping of 0.5, a wrench per body 
                  needs every body's velocity before each frame: a forward-kinematics pass and a
                  wrench per body the raw rollout does not have)
 
-Env-frames/s = envs x frames / wall seconds, best of 3 trials; gymlike C and the raw rollout
+Env-frames/s = envs x frames / wall seconds, best of 5 trials; gymlike C and the raw rollout
 alternate trials in one process (same machine load). Each pipeline runs in a child process
 (the switch is read when the solver is made).
 
@@ -80,7 +80,7 @@ best = dict.fromkeys(frames_of, 0.0)
 for frame in frames_of.values():
     for _ in range(3):
         frame()
-for _ in range(3):        # trials alternate between the variants: both see the same machine load
+for _ in range(5):        # trials alternate between the variants: both see the same machine load
     for name, frame in frames_of.items():
         t0 = time.perf_counter()
         for _ in range(frames):
@@ -105,7 +105,7 @@ def main():
     ap.add_argument("--n", type=int, nargs="*", default=[16, 64, 256])
     ap.add_argument("--frames", type=int, default=100)
     args = ap.parse_args()
-    print(f"{os.cpu_count()} CPU threads; env-frames/s (best of 3); ant, frame 1/60 s in 2 substeps")
+    print(f"{os.cpu_count()} CPU threads; env-frames/s (best of 5); ant, frame 1/60 s in 2 substeps")
     rows = []
     for n in args.n:
         both = child(n, args.frames, "mujoco-c", raw=True)

@@ -139,9 +139,9 @@ class Stepper:
     def check_nan(self):
         sim, d = self.sim, self.sim.dev
         cstep = mjc.c_step(sim.solver)
-        if cstep is not None:      # MuJoCo's qpos/qvel (the joint and body states convert when read)
-            cstep.flag_nan_worlds(d.nan_worlds, d.nan_count)
-        else:
+        # (the C step first checks MuJoCo's state: finite and provably below the speed limit
+        # leaves nothing to flag, and the body states need not be converted for it)
+        if cstep is None or not cstep.surely_sound():
             self.launch(("nan", id(sim.state)), K.find_nan_worlds, d.num_bodies,
                         (sim.state.body_q, sim.state.body_qd, d.body_env, d.nan_worlds, d.nan_count))
         self.nan_unread += 1
