@@ -212,7 +212,8 @@ class CStep:
     def model_changed(self):
         self.params_dirty = True
         self.caps = None             # (per-world models, so the speed bound's lengths, may change)
-        self.ctrl_valid = self.xfrc_zero = False     # (and mocap poses, equality switches: inputs_gen)
+        self.ctrl_valid = self.xfrc_zero = False
+        self.inputs_gen += 1         # (notify may pose mocap bodies and switch equalities)
         self.replay.clear()
 
     def targets_written(self):
