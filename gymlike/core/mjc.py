@@ -9,8 +9,8 @@ compiled (`solver.mj_model`).
 MuJoCo's state is the truth between C calls: CStep carries it in float64 and converts Newton's
 state into it only after something else wrote that state (gymlike's state setters and resets,
 velocity clamps, a MuJoCo-Warp step), where Newton's own step converts it before every step.
-Newton's control -> MuJoCo and MuJoCo -> Newton state conversions run every call, as recorded
-launches (`Replay`).
+Newton's control -> MuJoCo conversion runs every call and MuJoCo -> Newton state conversion
+when `sim.state` is next read (Sim.defer_state_sync), both as recorded launches (`Replay`).
 
 Per-world model parameters (masses, gains, friction, limits set through the API) live in
 `mjw_model`'s per-world arrays; when a row differs from the template, that world steps a copy
@@ -189,7 +189,8 @@ class CStep:
         # so through no_body_f) and xfrc_applied already holds those zeros
         self.no_body_f = False
         self.xfrc_zero = False
-        self.caps = None             # tables of may_reach_speed_caps
+        self.caps = None             # tables of speed_bounds
+        self.bounds = None           # speed_bounds of the last step
         self.last_out = None        # the Newton state the last C call wrote
         self.ncontrol = off
         self.params_dirty = True
@@ -211,7 +212,7 @@ class CStep:
 
     def model_changed(self):
         self.params_dirty = True
-        self.caps = None             # (per-world models, so the speed bound's lengths, may change)
+        self.caps = self.bounds = None   # (per-world models, so the speed bound's lengths, may change)
         self.ctrl_valid = self.xfrc_zero = False
         self.inputs_gen += 1         # (notify may pose mocap bodies and switch equalities)
         self.replay.clear()
@@ -298,8 +299,9 @@ class CStep:
     def step(self, state_in, state_out, control, contacts, dt, observables=None, **kw):
         """SolverMuJoCo.step on MuJoCo C: Newton's control -> MuJoCo inputs (Newton's kernels,
         replayed), Newton's state -> MuJoCo only after a write, `nstep` substeps in one
-        rollout, MuJoCo -> Newton's state (Newton's kernels, replayed)."""
+        rollout; MuJoCo -> Newton's state deferred to the next read of `sim.state` (`sync`)."""
         nstep, self.nstep = self.nstep, 1
+        self.bounds = None               # (MuJoCo's velocities change: speed_bounds recomputes)
         if observables is not None:      # contact forces etc. come from MuJoCo-Warp's arrays
             self._flush()                # (Newton's step starts from Newton's state)
             self.invalidate()
@@ -356,13 +358,16 @@ class CStep:
         return not ((w <= ang_cap) & (v <= lin_cap)).all()
 
     def speed_bounds(self):
-        """Per world: (a bound on every body's angular speed, on every body's COM speed)."""
-        if self.caps is None:
-            self._speed_bound_tables()
-        ang, lin, lever = self.caps[:3]
-        qvel = np.abs(self._rows("qvel"))
-        w = qvel @ ang
-        return w, qvel @ lin + w * lever
+        """Per world: (a bound on every body's angular speed, on every body's COM speed), once
+        per step (read by the speed caps and the NaN guard)."""
+        if self.bounds is None:
+            if self.caps is None:
+                self._speed_bound_tables()
+            ang, lin, lever = self.caps[:3]
+            qvel = np.abs(self._rows("qvel"))
+            w = qvel @ ang
+            self.bounds = (w, qvel @ lin + w * lever)
+        return self.bounds
 
     def _speed_bound_tables(self):
         m, mj, d = self.m, self.mujoco, self.sim.dev
