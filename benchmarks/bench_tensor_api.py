@@ -102,10 +102,10 @@ class NewtonLoop:
         self.wp = wp
         m = self.model = sim.model
         from gymlike.core import mjc
-        self.solver = newton.solvers.SolverMuJoCo(m, cone="elliptic", **_mujoco_capacity(sim, "elliptic"))
         # the same MuJoCo back end as gymlike's (C on the CPU), converting MuJoCo's state to
-        # Newton's after every step (the loop keeps zero-copy views of Newton's state arrays)
-        mjc.install(sim, self.solver, lazy=False)
+        # Newton's after every step (defer=None; the loop keeps zero-copy views of Newton's state)
+        kind = mjc.SolverMuJoCoC if mjc.applies(str(m.device)) else newton.solvers.SolverMuJoCo
+        self.solver = kind(m, cone="elliptic", **_mujoco_capacity(sim, "elliptic"))
         self.c_step = mjc.c_step
         self.s0, self.s1, self.ctrl = m.state(), m.state(), m.control()
         newton.eval_fk(m, self.s0.joint_q, self.s0.joint_qd, self.s0)
@@ -126,9 +126,8 @@ class NewtonLoop:
         # on MuJoCo's C library both substeps go in one rollout call, as gymlike's step does
         c_step = self.c_step(self.solver)
         for _ in range(1 if c_step else SUBSTEPS):
-            if c_step:
-                c_step.nstep = SUBSTEPS
-            self.solver.step(self.s0, self.s1, self.ctrl, None, self.h)
+            kw = dict(substeps=SUBSTEPS) if c_step else {}
+            self.solver.step(self.s0, self.s1, self.ctrl, None, self.h, **kw)
             self.s0, self.s1 = self.s1, self.s0
 
 

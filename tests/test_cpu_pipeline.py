@@ -90,7 +90,7 @@ for _ in range(240):
 q = [float(gym.get_actor_dof_states(e, 0, gymapi.STATE_POS)["pos"][0]) for e in envs]
 z = [float(gym.get_actor_rigid_body_states(e, 1, gymapi.STATE_POS)["pose"]["p"]["z"][0]) for e in envs]
 from gymlike.core import mjc
-print("RESULT", q, z, type(mjc.c_step(sim.solver)).__name__)
+print("RESULT", q, z, type(sim.solver).__name__)
 """
 
 
@@ -109,7 +109,7 @@ def run(pipeline):
 def test_c_pipeline_matches_mujoco_warp_on_pendulums_drives_per_world_masses_and_free_fall():
     (q_c, z_c), kind_c = run("mujoco-c")
     (q_w, z_w), kind_w = run("warp")
-    assert kind_c == "CStep" and kind_w != "CStep"
+    assert kind_c == "SolverMuJoCoC" and kind_w == "SolverMuJoCo"
     np.testing.assert_allclose(q_c, q_w, atol=2e-3)       # same pendulum angles after 1 s
     # the PD drive settled where it balances gravity: k (0.5 - q) = m g L sin(q)
     assert 50.0 * (0.5 - q_c[1]) == pytest.approx(1.0 * 9.81 * 0.5 * np.sin(q_c[1]), rel=0.05)
@@ -146,7 +146,7 @@ def test_bad_pipeline_name_is_an_error():
 
 
 def test_c_pipeline_results_do_not_depend_on_the_thread_count(gym, monkeypatch):
-    """Worlds are spread over MuJoCo's rollout threads, each thread reusing one MjData for many
+    """Worlds are spread over MuJoCo's batch threads, each thread reusing one MjData for many
     worlds: nothing may leak from one world to the next (warm start, contacts), so one thread and
     two give bitwise the same trajectories of ants kicked by large random efforts."""
     import torch
@@ -161,7 +161,7 @@ def test_c_pipeline_results_do_not_depend_on_the_thread_count(gym, monkeypatch):
             env = gym.create_env(sim, gymapi.Vec3(-1.5, -1.5, 0), gymapi.Vec3(1.5, 1.5, 1.5), 2)
             gym.create_actor(env, ant, pose(z=0.75), "ant", i, 0)
         gym.prepare_sim(sim)
-        assert len(mjc.c_step(sim.solver).datas) == threads
+        assert mjc.c_step(sim.solver).batch.nthread == threads
         g = torch.Generator().manual_seed(0)
         f = torch.zeros(gym.get_sim_dof_count(sim))
         for _ in range(40):
@@ -216,7 +216,7 @@ def test_states_read_late_equal_states_read_every_frame(gym):
                 if frame % 4 == 0:
                     out.append(torch.cat([root.flatten(), dof.flatten(), body.flatten()]).clone())
         seen.append(torch.stack(out))
-        truth.append(mjc.c_step(sim.solver).x.copy())               # MuJoCo's float64 state
+        truth.append(mjc.c_step(sim.solver).batch.state.copy())    # MuJoCo's float64 state
         gym.destroy_sim(sim)
     assert (seen[0][-1] - seen[0][0]).abs().max() > 0.01          # they moved
     assert torch.equal(seen[0], seen[1])

@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import re
 import warnings
 
 import numpy as np
@@ -343,7 +344,7 @@ def test_bench_cli_in_process():
     rate = bench.run([os.path.join(ROOT, "examples", "scenes", "box.yaml"), "--frames", "3", "--num-worlds", "2",
                       "--warmup", "1"], out=out)
     text = out.getvalue()
-    assert rate > 0 and "env-frames/s" in text and "2 worlds" in text and "SolverMuJoCo.step" in text
+    assert rate > 0 and "env-frames/s" in text and "2 worlds" in text and re.search(r"SolverMuJoCoC?\.step", text)
 
 
 @pytest.mark.slow

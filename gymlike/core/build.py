@@ -329,15 +329,17 @@ def _make_solver(sim):
             opts = dict(cone="elliptic")
             opts.update(sim.mujoco_options or {})
             newton_contacts = newton_contacts or sim.one_world    # isolation by collision groups
-            solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts,
-                                                 separate_worlds=not sim.one_world,
-                                                 **{**_mujoco_capacity(sim, opts["cone"]), **opts})
+            kw = dict(separate_worlds=not sim.one_world, **{**_mujoco_capacity(sim, opts["cone"]), **opts})
+            from . import mjc
+            if not newton_contacts and mjc.applies(sim.device):
+                # on the CPU: MuJoCo's C library steps the worlds
+                solver = mjc.SolverMuJoCoC(model, defer=sim.defer_state_sync, **kw)
+            else:
+                solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts, **kw)
         except Exception as e:   # MuJoCo's compiler: ValueError; its conversion: LinAlgError and others
             raise GymlikeRuntimeError(f"prepare_sim: Newton's MuJoCo solver refused the model "
                                       f"({_asset_files(sim)}): {type(e).__name__}: {e}") from e
         if not newton_contacts:
-            from . import mjc
-            mjc.install(sim, solver)       # on the CPU: MuJoCo's C library steps the worlds
             return solver, None, None
     else:
         fp = sim.params.flex

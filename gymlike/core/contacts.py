@@ -114,8 +114,16 @@ class ContactForces:
         self._stamp = stamp
         self.force.zero_()
         self.torque.zero_()
+        if o.steps == 0:
+            return
+        if o.c is not None:               # MuJoCo C: per-body contact wrenches of the last step
+            f, t = o.c.contact_wrenches()
+            n = len(f)
+            self.force.numpy()[:n] = f
+            self.torque.numpy()[:n] = t
+            return
         c, m = o.contacts, self.sim.model
-        if o.steps == 0 or c.rigid_contact_max == 0:
+        if c.rigid_contact_max == 0:
             return
         wp.launch(_accumulate_contacts, dim=c.rigid_contact_max, device=self.sim.device,
                   inputs=[c.rigid_contact_count, c.rigid_contact_shape0, c.rigid_contact_shape1,
@@ -198,13 +206,16 @@ def rigid_contacts(sim, env, what=None):
     out_empty = np.zeros(0, RIGID_CONTACT_DTYPE)
     if o.steps == 0:
         return out_empty
-    c, m, h = o.contacts, sim.model, sim.host
-    n = int(c.rigid_contact_count.numpy()[0])
-    n = min(n, c.rigid_contact_max)
-    if n == 0:
+    m, h = sim.model, sim.host
+    body_q = sim.state.body_q.numpy().astype(np.float64)
+    if o.c is not None:
+        rows = _contacts_c(o.c, m, body_q, range(len(sim.envs)) if env is None else [env.index])
+    else:
+        rows = _contacts_newton(o, m)
+    if rows is None:
         return out_empty
-    s0 = c.rigid_contact_shape0.numpy()[:n]
-    s1 = c.rigid_contact_shape1.numpy()[:n]
+    s0, s1, p0, p1, off0, off1, nrm, f = rows
+    n = len(s0)
     shape_body = m.shape_body.numpy()
     b0, b1 = shape_body[s0], shape_body[s1]
     world = h.body_env                       # env of each body (one world may hold every env)
@@ -217,11 +228,7 @@ def rigid_contacts(sim, env, what=None):
     else:
         keep = np.ones(n, bool)
     env_body0 = np.array([sim.env_start(e, "body") for e in sim.envs], np.int64)
-    p0 = c.rigid_contact_point0.numpy()[:n] + c.rigid_contact_offset0.numpy()[:n]
-    p1 = c.rigid_contact_point1.numpy()[:n] + c.rigid_contact_offset1.numpy()[:n]
-    nrm = c.rigid_contact_normal.numpy()[:n].astype(np.float64)
-    f = o.obs.contact_f.numpy()[:n, 0:3].astype(np.float64)
-    body_q = sim.state.body_q.numpy().astype(np.float64)
+    p0, p1 = p0 + off0, p1 + off1
 
     def world_point(b, p):
         out = p.astype(np.float64).copy()
@@ -242,8 +249,7 @@ def rigid_contacts(sim, env, what=None):
     out["env0"], out["env1"] = w0, w1
     out["body0"] = np.where(b0 >= 0, b0 - env_body0[np.maximum(w0, 0)], -1)
     out["body1"] = np.where(b1 >= 0, b1 - env_body0[np.maximum(w1, 0)], -1)
-    for name, arr in (("localPos0", p0), ("localPos1", p1), ("normal", nrm), ("offset0", c.rigid_contact_offset0.numpy()[:n]),
-                      ("offset1", c.rigid_contact_offset1.numpy()[:n])):
+    for name, arr in (("localPos0", p0), ("localPos1", p1), ("normal", nrm), ("offset0", off0), ("offset1", off1)):
         for k, axis in enumerate("xyz"):
             out[name][axis] = arr[:, k]
     out["minDist"] = np.einsum("ij,ij->i", pw1 - pw0, nrm)
@@ -254,6 +260,50 @@ def rigid_contacts(sim, env, what=None):
     out["torsionFriction"] = comb(mt[s0], mt[s1])
     out["rollingFriction"] = comb(mr[s0], mr[s1])
     return out[keep]
+
+
+def _contacts_newton(o, m):
+    """(shape0, shape1, point0, point1 (body frames), offset0, offset1, normal, force on
+    shape0's body) of the contacts a MuJoCo-Warp / XPBD step reported, or None."""
+    c = o.contacts
+    n = min(int(c.rigid_contact_count.numpy()[0]), c.rigid_contact_max)
+    if n == 0:
+        return None
+    return (c.rigid_contact_shape0.numpy()[:n], c.rigid_contact_shape1.numpy()[:n],
+            c.rigid_contact_point0.numpy()[:n], c.rigid_contact_point1.numpy()[:n],
+            c.rigid_contact_offset0.numpy()[:n], c.rigid_contact_offset1.numpy()[:n],
+            c.rigid_contact_normal.numpy()[:n].astype(np.float64), o.obs.contact_f.numpy()[:n, 0:3].astype(np.float64))
+
+
+def _contacts_c(cs, m, body_q, worlds):
+    """The same from MuJoCo C: the contacts of `worlds` at their current state (SolverMuJoCoC.
+    contacts_now). MuJoCo's contact normal points from its first geom to its second, its force
+    (contact frame) acts on the second: Newton's shape0 is MuJoCo's first geom."""
+    found = cs.contacts_now(worlds)
+    if not found:
+        return None
+    g2s = cs.mjc_geom_to_newton_shape.numpy()
+    shape_body = m.shape_body.numpy()
+    s0 = np.array([g2s[w, g[0]] for w, g, *_ in found], np.int64)
+    s1 = np.array([g2s[w, g[1]] for w, g, *_ in found], np.int64)
+    pos = np.array([c[2] for c in found])
+    frame = np.array([c[3] for c in found])
+    dist = np.array([c[4] for c in found])
+    nrm = frame[:, 0]
+    f = -np.einsum("ni,nij->nj", np.array([c[5][0:3] for c in found]), frame)    # on the first geom
+    pw0, pw1 = pos - 0.5 * dist[:, None] * nrm, pos + 0.5 * dist[:, None] * nrm
+
+    def local(s, pw):
+        b = shape_body[s]
+        out = pw.copy()
+        dyn = b >= 0
+        if dyn.any():
+            q = body_q[b[dyn]]
+            inv = q[:, 3:7] * np.array([-1.0, -1.0, -1.0, 1.0])
+            out[dyn] = _rotate(inv, pw[dyn] - q[:, 0:3])
+        return out
+    zero = np.zeros_like(pos)
+    return s0, s1, local(s0, pw0), local(s1, pw1), zero, zero, nrm, f
 
 
 def _rotate(q, v):

@@ -31,6 +31,7 @@ import numpy as np
 import warp as wp
 
 from . import observables as OBS
+from . import upstream
 from .errors import GymlikeTypeError, GymlikeValueError
 from .errors import warn
 from .runtime import newton as _newton, call_name
@@ -90,7 +91,6 @@ class DofForces:
 
     def refresh(self, out=None):
         """Fill `out` (a float32 Warp array of num_dofs) or the internal buffer; return it."""
-        from newton._src.sim.articulation import eval_articulation_motion_subspace  # noqa: PLC0415
         sim = self.sim
         out = self.out if out is None else out
         n = sim.host.num_dofs
@@ -99,9 +99,12 @@ class DofForces:
         if self.observed.steps == 0:
             out.zero_()
             return out
+        if self.observed.c is not None:     # MuJoCo C: its joint forces of the last step
+            out.numpy()[:n] = self.observed.c.dof_forces(sim.host.dof_qd)
+            return out
         sim.sync_joint_state()
         m, st = sim.model, sim.state
-        wp.launch(eval_articulation_motion_subspace, dim=m.joint_count, device=sim.device,
+        wp.launch(upstream.motion_subspace_kernel(), dim=m.joint_count, device=sim.device,
                   inputs=[m.joint_articulation, None, m.joint_type, m.joint_parent, m.joint_child,
                           m.joint_q_start, m.joint_qd_start, m.joint_X_p, m.joint_axis, st.joint_q,
                           m.joint_dof_dim, st.body_q, m.body_com],

@@ -1,30 +1,31 @@
-"""The CPU pipeline on MuJoCo's C library: SIM_PHYSX sims on the CPU step their worlds with
-`mujoco.rollout` (C++, all cores, no GIL, no Python loop over worlds) instead of MuJoCo-Warp on
-Warp's CPU backend. Everything above the solver is unchanged: Newton's SolverMuJoCo keeps its
-MuJoCo data (`mjw_data`: qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied, one row per world,
-numpy views on the CPU) and its conversions to and from Newton's state and control; `CStep.step`
-takes the place of `SolverMuJoCo.step` and steps those rows with the template MjModel the solver
-compiled (`solver.mj_model`).
+"""The CPU pipeline on MuJoCo's C library: `SolverMuJoCoC`, Newton's SolverMuJoCo whose worlds
+step in MuJoCo C (`mujoco.batch`: C++, all cores, no GIL, no Python loop over worlds) instead of
+MuJoCo-Warp on Warp's CPU backend. gymlike builds it for SIM_PHYSX sims on the CPU.
 
-MuJoCo's state is the truth between C calls: CStep carries it in float64 and converts Newton's
-state into it only after something else wrote that state (gymlike's state setters and resets,
-velocity clamps, a MuJoCo-Warp step), where Newton's own step converts it before every step.
-Newton's control -> MuJoCo conversion runs every call and MuJoCo -> Newton state conversion
-when `sim.state` is next read (Sim.defer_state_sync), both as recorded launches (`Replay`).
+One object owns the three copies of the simulated state and which of them is current:
+
+* MuJoCo's state, one float64 row per world in the batch (qpos, qvel, act, warm start, and the
+  inputs of the next step: ctrl, qfrc_applied, xfrc_applied, equality switches, mocap poses):
+  the truth, carried from step to step.
+* Newton's MuJoCo data (`mjw_data`, float32 Warp arrays): where Newton's conversions read and
+  write; copied to and from the rows.
+* Newton's `State` (joint and body states, what gymlike's API reads): converted from MuJoCo's
+  rows when first read after a step (`defer`, Sim.state), and pushed into the rows only for the
+  worlds something wrote (`reset(state, world_mask)` after gymlike's state writes: `stale`).
+
+Newton's conversions (upstream.py names them) run as Warp CPU graphs (`wp.ScopedCapture`):
+captured at their second use, replayed in C++ afterwards.
+
+Observables (contact forces, force sensors, DOF forces) come from MuJoCo C too: on request
+the worlds step a copy of the model compiled from the same MjSpec plus one force sensor, which
+makes MuJoCo compute its body interaction and external forces (cfrc_int, cfrc_ext) every
+step; the batch copies them out and `contact_wrenches` / `dof_forces` read them (readings of
+the last substep, as MuJoCo-Warp's). Per-contact listings (get_env_rigid_contacts) run
+MuJoCo's forward dynamics of the asked worlds at their current state (`contacts_now`).
 
 Per-world model parameters (masses, gains, friction, limits set through the API) live in
-`mjw_model`'s per-world arrays; when a row differs from the template, that world steps a copy
-of the template with its values (copies are made only for worlds that differ, after a
-property change, not per step).
-
-Not on the C path, stepped by MuJoCo-Warp instead (same data, so the two mix freely): substeps
-that report solver observables (contact forces, force sensors and DOF forces come from
-MuJoCo-Warp's contact and constraint arrays; only the last substep of a simulate call reports
-them, so with 2 substeps half of such a sim's substeps still run in C), and sims whose contacts
-come from Newton's collision pipeline (static meshes / heightfields, all envs in one world).
-Each C call starts MuJoCo's solver from a zero warm start (rollout does not return the warm
-start; the substeps within one call carry it), which converges to the same solution within
-solver tolerance. core/step.py runs all substeps of a simulate in one call where it can.
+`mjw_model`'s per-world arrays; a world whose values differ from the template steps its own
+copy of it (made after a property change, never per step).
 
 Switch: GYMLIKE_CPU_PIPELINE=mujoco-c (the default) or warp (MuJoCo-Warp on Warp's CPU backend
 for every step); see python_bindings_docs/cpu_pipeline.md.
@@ -32,11 +33,14 @@ for every step); see python_bindings_docs/cpu_pipeline.md.
 
 from __future__ import annotations
 
+import copy
 import os
 
 import numpy as np
 
-from .errors import GymlikeValueError
+from . import upstream
+from .errors import GymlikeValueError, warn
+from .runtime import newton as _newton, wp as _wp
 
 CHOICES = ("mujoco-c", "warp")
 
@@ -48,188 +52,189 @@ def choice():
     return v
 
 
-def install(sim, solver, lazy=True):
-    """Step `solver` with MuJoCo C when the sim qualifies; returns whether it does. `lazy`:
-    Newton's state converts when `sim.state` is next read (False: after every step, for a
-    solver driven outside the sim, as benchmarks/bench_tensor_api.py's raw Newton loop)."""
-    if not sim.device.startswith("cpu") or choice() != "mujoco-c":
-        return False
-    if not getattr(solver, "mjw_model", None) or not solver.mjw_model.opt.run_collision_detection:
-        return False
-    stepper = CStep(solver, sim, lazy)
-    solver._gymlike_c_step = stepper
-    solver.step = stepper.step
-    reset, notify = solver.reset, solver.notify_model_changed
-
-    def reset_worlds(state, world_mask=None, flags=None):
-        reset(state, world_mask, flags=flags)       # (zeroes act, ctrl, applied forces, warm start)
-        stepper.invalidate(None if world_mask is None else world_mask.numpy()[:stepper.nworld])
-
-    def notify_model_changed(flags):
-        notify(flags)                                # (may pose mocap bodies, switch equalities)
-        stepper.model_changed()
-    solver.reset, solver.notify_model_changed = reset_worlds, notify_model_changed
-    return True
+def applies(device):
+    """Whether a SIM_PHYSX sim on `device` steps on MuJoCo C."""
+    return device.startswith("cpu") and choice() == "mujoco-c"
 
 
 def c_step(solver):
-    """The solver's C step, or None when MuJoCo-Warp steps it."""
-    return getattr(solver, "_gymlike_c_step", None)
+    """The solver when it steps on MuJoCo C, else None."""
+    return solver if isinstance(solver, SolverMuJoCoC) else None
 
 
-class Replay:
-    """Newton's conversions between its state and MuJoCo's data (`_apply_mjc_control`,
-    `_update_newton_state`) are kernel launches only, each packing its arguments in Python
-    (about 30 us per launch). The first call for a given set of objects records the launches
-    (`wp.launch(record_cmd=True)`), later calls re-launch the records (a few us each). Any
-    other warp entry point seen while recording (a tiled launch) makes that key call the
-    function directly instead."""
+class Graphs:
+    """Warp CPU graphs of Newton's conversion functions, one per key (the arrays a call uses):
+    the first call of a key runs the function, the second captures it into a graph, later
+    ones replay the graph in C++ (a few microseconds instead of tens per kernel launch)."""
 
-    def __init__(self):
-        self.cmds = {}
+    def __init__(self, device):
+        self.device = device
+        self.graphs = {}
 
     def clear(self):
-        self.cmds.clear()
+        self.graphs.clear()
 
-    def __call__(self, key, fn, *args, skip=(), **kw):
-        """Run `fn(*args, **kw)`; `skip`: kernels whose recorded launches are left out this time."""
-        cmds = self.cmds.get(key)
-        if cmds is None:
-            cmds = self.cmds[key] = self._record(fn, args, kw)
-        elif cmds is False:
-            fn(*args, **kw)
+    def __call__(self, key, fn, *args):
+        wp = _wp()
+        g = self.graphs.get(key)
+        if g is None:
+            self.graphs[key] = False         # (run once: kernels load, results are needed now)
+            fn(*args)
+        elif g is False:
+            try:
+                with wp.ScopedCapture(device=self.device) as cap:
+                    fn(*args)
+            except Exception:                 # (not capturable: called directly from now on)
+                self.graphs[key] = "direct"
+                fn(*args)
+                return
+            self.graphs[key] = cap.graph
+            wp.capture_launch(cap.graph)      # (a CPU capture records without running)
+        elif isinstance(g, str):
+            fn(*args)
         else:
-            for cmd in cmds:
-                if cmd.kernel not in skip:
-                    cmd.launch()
-
-    @staticmethod
-    def _record(fn, args, kw):
-        import warp as wp
-        launch, tiled, cmds, ok = wp.launch, wp.launch_tiled, [], [True]
-
-        def recording(*la, **lk):
-            cmd = launch(*la, **dict(lk, record_cmd=True))
-            if cmd is not None:            # (a zero-sized launch records nothing)
-                cmds.append(cmd)
-                cmd.launch()
-
-        def not_recordable(*la, **lk):
-            ok[0] = False
-            return tiled(*la, **lk)
-        wp.launch, wp.launch_tiled = recording, not_recordable
-        try:
-            fn(*args, **kw)
-        finally:
-            wp.launch, wp.launch_tiled = launch, tiled
-        return cmds if ok[0] else False
+            wp.capture_launch(g)
 
 
-class CStep:
-    def __init__(self, solver, sim, lazy=True):
+SolverMuJoCo = _newton().solvers.SolverMuJoCo
+
+# MuJoCo warnings that mean the step lost contacts or constraints (arena too small)
+_CAPACITY_WARNINGS = ("mjWARN_CONTACTFULL", "mjWARN_CNSTRFULL")
+
+
+@upstream.keeping_spec
+class SolverMuJoCoC(SolverMuJoCo):
+    """SolverMuJoCo stepping its worlds with MuJoCo's C library (see the module docstring).
+
+    `defer(fn)`: called after each step with the function that brings Newton's state up to date
+    (gymlike's Sim runs it on the next read of `sim.state`); None converts after every step.
+    `nthread`: MuJoCo threads (default: one per core, at most one per world)."""
+
+    def __init__(self, model, *, defer=None, nthread=None, **kwargs):
         import mujoco
-        from mujoco import rollout
-        self.mujoco, self.solver, self.sim = mujoco, solver, sim
-        self.newton_step = solver.step          # Newton's own step (MuJoCo-Warp), for observing steps
-        self.lazy = lazy
-        self.replay = Replay()
-        self.m = solver.mj_model
-        # Newton writes inertial frames (body_ipos/iquat) per world after MuJoCo compiled the
-        # template; the compiler's "inertial frame == body frame" shortcut would skip them
-        self.m.body_sameframe[:] = 0
-        self.d = solver.mjw_data
-        self.nworld = int(self.d.nworld)
-        nthread = max(1, min(os.cpu_count() or 1, self.nworld))
-        self.rollout = rollout.Rollout(nthread=nthread)
-        self.datas = [mujoco.MjData(self.m) for _ in range(nthread)]
-        self.models = [self.m] * self.nworld
-        m = self.m
-        # the per-world inputs of a step, in MuJoCo's state-vector order: controls, applied
-        # forces, equality switches and mocap poses (Newton makes bodies welded to the world
-        # mocap bodies, so each world's fixed actors sit at that world's pose)
-        S = mujoco.mjtState
-        self.inputs, self.cspec, off = [], 0, 0
-        for bit, field in ((S.mjSTATE_CTRL, "ctrl"), (S.mjSTATE_QFRC_APPLIED, "qfrc_applied"),
-                           (S.mjSTATE_XFRC_APPLIED, "xfrc_applied"), (S.mjSTATE_EQ_ACTIVE, "eq_active"),
-                           (S.mjSTATE_MOCAP_POS, "mocap_pos"), (S.mjSTATE_MOCAP_QUAT, "mocap_quat")):
-            size = mujoco.mj_stateSize(m, int(bit))
-            if size:
-                self.inputs.append((field, off, off + size))
-                self.cspec |= int(bit)
-                off += size
-        self.nstate = mujoco.mj_stateSize(m, int(mujoco.mjtState.mjSTATE_FULLPHYSICS))
-        if self.nstate != 1 + m.nq + m.nv + m.na:
-            raise GymlikeValueError("the MuJoCo C pipeline does not support plugin or history state; "
-                                    "set GYMLIKE_CPU_PIPELINE=warp")
-        # MuJoCo's state (time, qpos, qvel, act) of every world in float64, carried from call to
-        # call: the truth; a world's row is reloaded from Newton's state after anything else
-        # wrote it (a state setter or reset of its env, a velocity clamp, a MuJoCo-Warp step)
-        self.x = np.zeros((self.nworld, self.nstate))
-        self.stale = np.ones(self.nworld, bool)    # rows of x to reload from Newton's state
-        # MuJoCo's ctrl follows Newton's joint targets only (position/velocity actuators), except
-        # for ball-joint actuators (they also read joint_q): recomputed after a target write
-        self.ctrl_valid = False
-        ball = getattr(solver, "mjc_actuator_to_newton_ball_jnt", None)
-        self.ctrl_follows_targets = ball is None or not (ball.numpy() >= 0).any()
-        # Newton maps efforts on its BALL joints into MuJoCo's frame with the joint's rotation:
-        # those inputs need the current joint_q, i.e. the deferred conversion run first (gymlike
-        # builds ball joints as three hinges today, so this guards a future mapping)
-        import newton
-        self.inputs_read_state = bool((solver.model.joint_type.numpy() == int(newton.JointType.BALL)).any())
-        self.inputs_gen = 0         # bumps when ctrl, equality switches or mocap poses change
-        from newton._src.solvers.mujoco import kernels as nk
-        # Newton adds joint_f of free joints into xfrc_applied; Gym DOFs never lie on a free
-        # joint (an actor's root joint is not a DOF), so that launch only adds zeros
-        free = solver.body_free_qd_start.numpy() if getattr(solver, "body_free_qd_start", None) is not None else []
-        free_qd = {int(q) + i for q in free if q >= 0 for i in range(6)}
-        self.skip_always = (nk.apply_mjc_free_joint_f_to_body_f_kernel,) if not free_qd & set(
-            sim.host.dof_qd.tolist()) else ()
-        self.ctrl_kernel, self.body_f_kernel = nk.apply_mjc_control_kernel, nk.apply_mjc_body_f_kernel
-        # body wrenches -> xfrc_applied: skipped while the body forces stay zero (core/step.py says
-        # so through no_body_f) and xfrc_applied already holds those zeros
-        self.no_body_f = False
-        self.xfrc_zero = False
+        from mujoco import batch as mj_batch
+        self.mj_spec = None
+        self.graphs = None           # (SolverMuJoCo's construction notifies model changes)
+        self.params_dirty = True
+        self.inputs_gen = 0          # bumps when equality switches or mocap poses may have changed
         self.caps = None             # tables of speed_bounds
         self.bounds = None           # speed_bounds of the last step
-        self.last_out = None        # the Newton state the last C call wrote
-        self.ncontrol = off
-        self.params_dirty = True
-        self.fields = None
-        self.nstep = 1              # substeps the next call runs (core/step.py fuses substeps)
-        self.outs = {}
-        self.views = {}
+        super().__init__(model, use_mujoco_contacts=True, **kwargs)
+        self.mujoco, self._batch_mod = mujoco, mj_batch
+        self.defer = defer
+        self.nworld = int(self.mjw_data.nworld)
+        self.nthread = nthread or max(1, min(os.cpu_count() or 1, self.nworld))
+        m = self.mj_model
+        # Newton writes inertial frames (body_ipos/iquat) per world after MuJoCo compiled the
+        # template; the compiler's "inertial frame == body frame" shortcut would skip them
+        m.body_sameframe[:] = 0
+        # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
+        m.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_AUTORESET)
+        self.template = m            # the model the worlds step (m, or m with the force sensor)
+        dev = str(model.device)
+        self.graphs = Graphs(dev)
+        self.mask = _wp().zeros(self.nworld + 1, dtype=_wp().bool, device=dev)   # reloaded worlds
+        self.mask_np = self.mask.numpy()
+        self.stale = np.ones(self.nworld, bool)      # rows to reload from Newton's state
+        self.forget = np.ones(self.nworld, bool)     # rows whose warm start and activations reset then
+        self.fields = self.base = None
+        self.failed = None           # (worlds, message) MuJoCo raised an error in, last step
+        # Newton's conversion of efforts on BALL joints reads joint_q (the joint's rotation):
+        # those inputs need Newton's state current before each step (gymlike builds ball joints
+        # as three hinges today, so this guards a future mapping)
+        newton = _newton()
+        self.inputs_read_state = bool((model.joint_type.numpy() == int(newton.JointType.BALL)).any())
+        self.last_out = None         # the Newton state the last C step stands for
+        self.newton_current = True   # Newton's state holds MuJoCo's rows
         self.dt = None
+        self.views = {}
+        self.observing = False       # the worlds step the model with the force sensor
+        self.obs_tables = None
+        self.capacity_seen = None
+        self._make_batch(m)
 
-    def invalidate(self, worlds=None):
-        """Newton's state or MuJoCo's data of `worlds` (a bool mask; None: all) changed outside
-        the C step: those rows are reloaded before the next call, the others keep their float64
-        state (so a reset of some envs leaves the others' trajectories exactly as they were)."""
+    # ------------------------------------------------------------------ the batch
+    def _make_batch(self, model, state=None):
+        b = self._batch_mod.Batch(model, nsim=self.nworld, nthread=self.nthread)
+        if state is not None:
+            b.state[:] = state
+        self.batch = b
+        self.rows = {name: b.bind(name) for name in
+                     ("time", "qpos", "qvel", "act", "qacc_warmstart", "ctrl", "qfrc_applied",
+                      "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat")}
+        self.inputs_seen = None
+        self.params_dirty = True
+        W = self.mujoco.mjtWarning
+        self.capacity_idx = [int(getattr(W, n)) for n in _CAPACITY_WARNINGS]
+        self.capacity_seen = np.zeros((self.nworld, len(self.capacity_idx)), np.int64)
+
+    def _mjw(self, name):
+        """`mjw_data.<name>` as a (worlds, values) numpy view, kept while the array is the same."""
+        arr = getattr(self.mjw_data, name)
+        c = self.views.get(name)
+        if c is None or c[0] is not arr:
+            c = self.views[name] = (arr, arr.numpy().reshape(self.nworld, -1))
+        return c[1]
+
+    def _row(self, name):
+        """A state field of every world's row as (worlds, values): a view of the batch's rows."""
+        v = self.rows[name].reshape(self.nworld, -1)
+        assert v.size == 0 or np.shares_memory(v, self.batch.state)
+        return v
+
+    # ------------------------------------------------------------------ what others tell it
+    def invalidate(self, worlds=None, forget=False):
+        """Newton's state of `worlds` (a bool mask over worlds; None: all) was written outside
+        the C step: those rows reload from it before the next step (the others keep their
+        float64 state, so a reset of some envs leaves the others' trajectories as they were).
+        `forget`: the written state does not continue the old one (warm start, activations)."""
         if worlds is None:
             self.stale[:] = True
+            if forget:
+                self.forget[:] = True
         else:
-            self.stale |= np.asarray(worlds, bool)
-        self.ctrl_valid = self.xfrc_zero = False
+            worlds = np.asarray(worlds, bool)[:self.nworld]
+            self.stale |= worlds
+            if forget:
+                self.forget |= worlds
+
+    def reset(self, state, world_mask=None, flags=None):
+        """SolverMuJoCo.reset; the worlds reset reload from Newton's state before the next step,
+        without the warm start and activations they carried."""
+        newton = _newton()
+        worlds = None if world_mask is None else world_mask.numpy()[:self.nworld]
+        if flags is not None and int(flags) == int(newton.StateFlags.NONE):
+            # (Newton's reset would clear MuJoCo-Warp's copies of the inputs and warm start: the
+            # C step recomputes the inputs every step and keeps the warm start in its rows)
+            self.sync()
+            self.invalidate(worlds, forget=True)
+            return
+        self.sync()
+        super().reset(state, world_mask, flags=flags)
+        self.invalidate(worlds, forget=True)
+
+    def notify_model_changed(self, flags):
+        super().notify_model_changed(flags)      # (may pose mocap bodies, switch equalities)
+        self.model_changed()
 
     def model_changed(self):
         self.params_dirty = True
         self.caps = self.bounds = None   # (per-world models, so the speed bound's lengths, may change)
-        self.ctrl_valid = self.xfrc_zero = False
-        self.inputs_gen += 1         # (notify may pose mocap bodies and switch equalities)
-        self.replay.clear()
-
-    def targets_written(self):
-        self.ctrl_valid = False
+        self.inputs_gen += 1
+        if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
+            self.graphs.clear()
 
     # ------------------------------------------------------------------ per-world parameters
     def _fields(self):
-        """(owner name, field, per-world?) of the mjw_model arrays that mirror MjModel fields
-        (model fields and opt fields): per-world ones have a leading world dimension."""
-        mw, m, n = self.solver.mjw_model, self.m, self.nworld
+        """(batch field name, mjw_model array) of the mjw_model arrays that mirror MjModel
+        fields the batch can give per-world values (model and option fields)."""
+        mw, m = self.mjw_model, self.template
         out = []
         for owner in ("", "opt"):
             src_w, src_m = (mw, m) if not owner else (mw.opt, m.opt)
             for name in dir(src_w):
-                if name.startswith("_"):
+                key = name if not owner else f"opt.{name}"
+                if name.startswith("_") or key not in self._batch_mod.MODEL_FIELDS:
                     continue
                 arr, ref = getattr(src_w, name, None), getattr(src_m, name, None)
                 if ref is None or not hasattr(arr, "numpy") or not hasattr(arr, "shape") or callable(ref):
@@ -237,124 +242,282 @@ class CStep:
                 ref = np.asarray(ref)
                 if ref.dtype.kind not in "fiu" or ref.size == 0:
                     continue
-                shape = tuple(arr.numpy().shape)     # (vector dtypes: their components count)
-                if shape == ref.shape:
-                    out.append((owner, name, False))
-                elif len(shape) >= 1 and shape[0] in (1, n) and int(np.prod(shape[1:])) == ref.size:
-                    out.append((owner, name, True))
+                size = int(np.prod(tuple(arr.numpy().shape)))     # (vector dtypes: their components count)
+                if size in (ref.size, self.nworld * ref.size):
+                    out.append((key, arr, ref.shape))
         return out
 
-    def _per_world_models(self):
-        """The template follows mjw_model's shared arrays; worlds whose per-world rows differ
-        from it step copies of it with their rows."""
-        import copy
-        mw, m, n = self.solver.mjw_model, self.m, self.nworld
+    def _sync_params(self):
+        """Every world steps the parameters Newton holds for it in mjw_model (masses, gains,
+        friction, limits, options set through the API): fields whose values differ from the
+        batch's model get per-world values (`Batch.expand`), written after each change."""
         if self.fields is None:
             self.fields = self._fields()
-
-        def owner_of(model, owner):
-            return model if not owner else getattr(model, owner)
-
-        def put(model, owner, name, value):
-            target = owner_of(model, owner)
-            cur = getattr(target, name)
-            if isinstance(cur, np.ndarray):
-                cur[...] = np.asarray(value).reshape(cur.shape)
-            else:
-                setattr(target, name, type(cur)(np.asarray(value).reshape(-1)[0]))
-
-        rows = []
-        for owner, name, per_world in self.fields:
-            arr = getattr(owner_of(mw, owner), name).numpy()
-            ref = np.asarray(getattr(owner_of(m, owner), name))
-            if not per_world:
-                if not np.array_equal(arr.astype(np.float64), ref.astype(np.float64)):
-                    put(m, owner, name, arr)
-            else:
-                rows.append((owner, name, arr, ref))
-        models = []
-        for w in range(n):
-            diff = [(o, nm, arr[w if arr.shape[0] == n else 0]) for o, nm, arr, ref in rows
-                    if not np.array_equal(arr[w if arr.shape[0] == n else 0].reshape(ref.shape).astype(np.float64),
-                                          ref.astype(np.float64))]
-            if not diff:
-                models.append(m)
-                continue
-            mc = copy.copy(m)
-            for o, nm, row in diff:
-                put(mc, o, nm, row)
-            models.append(mc)
-        self.models = models
+            self.base = {key: self._base_value(key) for key, _, _ in self.fields}
+        n, b = self.nworld, self.batch
+        flags = self.mujoco.mjtDisableBit
+        for key, arr, shape in self.fields:
+            v = arr.numpy().reshape(-1, *shape) if shape else arr.numpy().reshape(-1)
+            if key == "opt.disableflags":
+                # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
+                v = (v.astype(np.int64) | int(flags.mjDSBL_AUTORESET)) & ~(int(flags.mjDSBL_SENSOR)
+                                                                            if self.observing else 0)
+            v = np.broadcast_to(v, (n, *shape)) if len(v) == 1 else v
+            if key in b._expanded:
+                cur = b._expanded[key]
+                if not np.array_equal(cur, v.reshape(cur.shape)):
+                    cur[...] = v.reshape(cur.shape)
+            elif not (v.reshape(n, -1).astype(np.float64) == self.base[key].reshape(1, -1)).all():
+                cur = b.expand(key)
+                cur[...] = v.reshape(cur.shape)
         self.params_dirty = False
 
-    # ------------------------------------------------------------------ the step
-    def _rows(self, name):
-        """`mjw_data.<name>` as a (worlds, values) numpy view, kept while the array is the same."""
-        arr = getattr(self.d, name)
-        c = self.views.get(name)
-        if c is None or c[0] is not arr:
-            c = self.views[name] = (arr, arr.numpy().reshape(self.nworld, -1))
-        return c[1]
+    def _base_value(self, key):
+        """The batch model's own value of a field (before any per-world values), float64."""
+        owner = self.template.opt if key.startswith("opt.") else self.template
+        return np.asarray(getattr(owner, key.split(".")[-1]), np.float64).copy()
 
-    def step(self, state_in, state_out, control, contacts, dt, observables=None, **kw):
-        """SolverMuJoCo.step on MuJoCo C: Newton's control -> MuJoCo inputs (Newton's kernels,
-        replayed), Newton's state -> MuJoCo only after a write, `nstep` substeps in one
-        rollout; MuJoCo -> Newton's state deferred to the next read of `sim.state` (`sync`)."""
-        nstep, self.nstep = self.nstep, 1
+    # ------------------------------------------------------------------ the step
+    def step(self, state_in, state_out, control, contacts, dt, *, observables=None, substeps=1, **kw):
+        """SolverMuJoCo.step on MuJoCo C for `substeps` steps of `dt` each (the same inputs in
+        each): Newton's control -> MuJoCo's inputs, Newton's state -> MuJoCo only for written
+        worlds, the batch steps, MuJoCo -> Newton's state deferred (`defer`). A step that fills
+        Newton's solver observables (arrays of MuJoCo-Warp) runs Newton's own step once."""
         self.bounds = None               # (MuJoCo's velocities change: speed_bounds recomputes)
-        if observables is not None:      # contact forces etc. come from MuJoCo-Warp's arrays
-            self._flush()                # (Newton's step starts from Newton's state)
-            self.invalidate()
-            return self.newton_step(state_in, state_out, control, contacts, dt, observables=observables, **kw)
-        solver, d = self.solver, self.d
+        if observables is not None:
+            if substeps != 1:
+                raise GymlikeValueError("SolverMuJoCoC.step: Newton's observables are filled one step at a time")
+            self.sync()                  # (Newton's step starts from Newton's state)
+            super().step(state_in, state_out, control, contacts, dt, observables=observables, **kw)
+            self.last_out = state_out
+            self.invalidate()            # (the rows reload from the result)
+            return
         if self.inputs_read_state:
-            self._flush()
-        ctrl_kept = self.ctrl_valid and self.ctrl_follows_targets
-        xfrc_kept = self.no_body_f and self.xfrc_zero
-        skip = self.skip_always + ((self.ctrl_kernel,) if ctrl_kept else ()) + ((self.body_f_kernel,) if xfrc_kept else ())
-        self.replay(("in", id(state_in), id(control)), solver._apply_mjc_control, solver.model, state_in, control, d,
-                    skip=skip)
-        if not ctrl_kept:
-            self.ctrl_valid = True
-            self.inputs_gen += 1
-        self.xfrc_zero, self.no_body_f = self.no_body_f, False
+            self.sync()
+        self.graphs(("in", id(state_in), id(control)), upstream.apply_control, self, self.model, state_in,
+                    control, self.mjw_data)
         if state_in is not self.last_out:
             self.stale[:] = True
         if self.stale.any():
-            self._load_x(state_in)
+            self._reload(state_in)
         self._prepare(dt)
-        self._rollout(nstep)
+        self._write_inputs()
+        try:
+            self.batch.step(nstep=int(substeps))
+        except self._batch_mod.SimulationError as e:
+            # (those worlds kept their state; gymlike's NaN guard names them after the step)
+            self.failed = ([int(i) for i in e.ids], self.batch.error(int(e.ids[0])))
+        self._check_capacity()
         self.last_out = state_out
-        if self.lazy:
-            self.sim.defer_state_sync(self.sync)      # MuJoCo -> Newton's state when next read
+        self.newton_current = False
+        if self.defer is not None:
+            self.defer(self.sync)        # MuJoCo -> Newton's state when next read
         else:
             self.sync()
 
-    def _flush(self):
-        if self.lazy:
-            self.sim.sync_state()
-
     def sync(self):
-        """MuJoCo -> Newton's joint and body states (Newton's conversion and forward kinematics,
-        replayed) of the last call's output state."""
+        """MuJoCo's rows -> Newton's joint and body states (Newton's conversion and forward
+        kinematics) of the last step's output state, when they lag."""
+        if self.newton_current:
+            return
+        self.newton_current = True
+        self._mjw("qpos")[:] = self.rows["qpos"]
+        self._mjw("qvel")[:] = self.rows["qvel"]
+        if self.mj_model.na:
+            self._mjw("act")[:] = self.rows["act"]
+        self._mjw("time")[:, 0] = self.rows["time"]
         s = self.last_out
-        self.replay(("out", id(s)), self.solver._update_newton_state, self.solver.model, s, self.d, state_prev=s)
+        self.graphs(("out", id(s)), upstream.newton_state_from_mujoco, self, self.model, s, self.mjw_data)
 
-    # ------------------------------------------------------------------ checks on MuJoCo's data
+    def _reload(self, state):
+        """Newton's state -> MuJoCo's rows of the stale worlds."""
+        stale = self.stale
+        self.mask_np[:self.nworld] = stale
+        self.graphs(("load", id(state)), upstream.mujoco_from_newton_state, self, self.model, state,
+                    self.mjw_data, self.mask)
+        r = self.rows
+        r["qpos"][stale] = self._mjw("qpos")[stale]
+        r["qvel"][stale] = self._mjw("qvel")[stale]
+        gone = stale & self.forget
+        if self.mj_model.na:
+            r["act"][stale] = self._mjw("act")[stale]
+            r["act"][gone] = 0.0
+        r["qacc_warmstart"][gone] = 0.0
+        stale[:] = False
+        self.forget[:] = False
+        self.inputs_gen += 1         # (mocap poses follow the pushed state)
+
+    def _prepare(self, dt):
+        dt = float(dt)
+        if dt != self.dt:
+            self.dt = dt
+            self.mjw_model.opt.timestep.fill_(dt)     # (MuJoCo-Warp's, and the batch's through _sync_params)
+            self.params_dirty = True
+        if self.params_dirty:
+            self._sync_params()
+
+    def _write_inputs(self):
+        r = self.rows
+        self._row("ctrl")[:] = self._mjw("ctrl")
+        self._row("qfrc_applied")[:] = self._mjw("qfrc_applied")
+        self._row("xfrc_applied")[:] = self._mjw("xfrc_applied")
+        if self.inputs_seen != self.inputs_gen:    # equality switches and mocap poses
+            self.inputs_seen = self.inputs_gen
+            if self.mj_model.neq:
+                r["eq_active"][:] = self._mjw("eq_active")
+            if self.mj_model.nmocap:
+                self._row("mocap_pos")[:] = self._mjw("mocap_pos")
+                self._row("mocap_quat")[:] = self._mjw("mocap_quat")
+
+    def _check_capacity(self):
+        """MuJoCo drops contacts or constraints when its arena is full: say so once per sim,
+        with the count and the setting that raises it (never silently)."""
+        counts = self.batch.warning[:, self.capacity_idx, 1]
+        grown = counts > self.capacity_seen
+        if not grown.any():
+            return
+        first = not self.capacity_seen.any()
+        self.capacity_seen = np.maximum(self.capacity_seen, counts)
+        if first:
+            envs = np.nonzero(grown.any(1))[0]
+            warn(f"simulate: MuJoCo's arena ({self.template.narena // 1024} KiB per world) was too small for the "
+                 f"contacts or constraints of env(s) {', '.join(map(str, envs[:10]))}"
+                 f"{' ...' if len(envs) > 10 else ''}: some were dropped in that step. Raise it with "
+                 "sim.mujoco_options = {'arena_kib': N} before prepare_sim (gymlike.envs tasks: sim.mujoco.arena_kib)",
+                 RuntimeWarning)
+
+    # ------------------------------------------------------------------ observables in C
+    def observe(self):
+        """Step the model with the force sensor from now on (so `contact_wrenches` and
+        `dof_forces` have data after the next step); False when the model cannot get it."""
+        if self.observing:
+            return True
+        spec = self.mj_spec
+        if spec is None:
+            return False
+        mujoco = self.mujoco
+        try:
+            model = _with_force_sensor(spec, mujoco)
+        except Exception as e:   # (MuJoCo's compiler; the MuJoCo-Warp observables remain)
+            warn(f"gymlike: MuJoCo could not compile the sim's model with a force sensor ({e}); contact "
+                 "and joint forces come from MuJoCo-Warp steps", RuntimeWarning)
+            return False
+        if (model.nq, model.nv, model.na, model.nbody, model.nu) != \
+                (self.mj_model.nq, self.mj_model.nv, self.mj_model.na, self.mj_model.nbody, self.mj_model.nu):
+            return False
+        model.body_sameframe[:] = 0
+        model.opt.disableflags &= ~int(mujoco.mjtDisableBit.mjDSBL_SENSOR)
+        self.template = model
+        self.fields = None
+        self._make_batch(model, self.batch.state)
+        b = self.batch
+        self.out = {name: b.bind(name) for name in ("cfrc_ext", "cfrc_int", "cdof", "subtree_com", "xipos")}
+        self.observing = True
+        self._observation_tables()
+        return True
+
+    def _observation_tables(self):
+        """Newton body -> (world, MuJoCo body) rows, Newton DOF -> (world, MuJoCo DOF) rows."""
+        m, n = self.mj_model, self.nworld
+        nb, nv = m.nbody, m.nv
+        b2n = self.mjc_body_to_newton.numpy()            # (worlds, MuJoCo bodies) -> Newton body
+        nbody = self.model.body_count
+        body_row = np.full(nbody, -1, np.int64)
+        w, mb = np.nonzero(b2n >= 0)
+        body_row[b2n[w, mb]] = w * nb + mb
+        root_row = np.where(body_row >= 0, (body_row // nb) * nb + np.asarray(m.body_rootid)[body_row % nb], -1)
+        # Newton joint DOF -> MuJoCo DOF of its world
+        model = self.model
+        qd_start = model.joint_qd_start.numpy()
+        jworld = model.joint_world.numpy()
+        jstart = model.joint_world_start.numpy()
+        mj_qd = self.mj_qd_start.numpy()
+        ndof = model.joint_dof_count
+        dof_row = np.full(ndof, -1, np.int64)
+        for j in range(model.joint_count):
+            w_ = int(jworld[j])
+            if w_ < 0:
+                continue
+            t = j - int(jstart[w_])
+            if t >= len(mj_qd) or mj_qd[t] < 0:
+                continue
+            k0, k1 = int(qd_start[j]), int(qd_start[j + 1])
+            dof_row[k0:k1] = w_ * nv + int(mj_qd[t]) + np.arange(k1 - k0)
+        self.obs_tables = dict(body_row=body_row, root_row=root_row, dof_row=dof_row,
+                               dof_body=np.asarray(m.dof_bodyid, np.int64))
+
+    def contact_wrenches(self):
+        """(force, torque about the COM) of the contacts on every Newton body in the last
+        substep, world frame, (bodies, 3) each: MuJoCo's external body forces less the applied
+        ones (xfrc_applied)."""
+        t = self.obs_tables
+        rows = t["body_row"]
+        ok = rows >= 0
+        r = np.where(ok, rows, 0)
+        ext = self.out["cfrc_ext"].reshape(-1, 6)[r]              # (torque; force) about the root's subtree COM
+        app = self.rows["xfrc_applied"].reshape(-1, 6)[r]         # (force; torque) at the body COM
+        com = self.out["xipos"].reshape(-1, 3)[r]
+        ref = self.out["subtree_com"].reshape(-1, 3)[np.where(ok, t["root_row"], 0)]
+        f = ext[:, 3:6] - app[:, 0:3]
+        m_ref = ext[:, 0:3] - app[:, 3:6] - np.cross(com - ref, app[:, 0:3])
+        m_com = m_ref + np.cross(ref - com, f)
+        f[~ok] = 0.0
+        m_com[~ok] = 0.0
+        return f, m_com
+
+    def dof_forces(self, newton_dofs):
+        """Generalized force each joint transmits along its DOFs in the last substep (the
+        joint's drive, effort, passive and limit forces): MuJoCo's interaction force of the
+        DOF's body projected on the DOF's motion axis, for the Newton DOFs `newton_dofs`."""
+        t = self.obs_tables
+        m = self.mj_model
+        cdof = self.out["cdof"].reshape(self.nworld, m.nv, 6)
+        cint = self.out["cfrc_int"].reshape(self.nworld, m.nbody, 6)[:, t["dof_body"]]
+        tau = np.einsum("wvk,wvk->wv", cdof, cint).reshape(-1)
+        rows = t["dof_row"][newton_dofs]
+        return np.where(rows >= 0, tau[np.maximum(rows, 0)], 0.0)
+
+    def contacts_now(self, worlds):
+        """The contacts of `worlds` at their current state (MuJoCo's forward dynamics of each):
+        (world, MuJoCo geom pair (n, 2), position (n, 3), frame (n, 3, 3), distance (n,),
+        force in the contact frame (n, 6)) per contact, world frame."""
+        mujoco = self.mujoco
+        out = []
+        data = mujoco.MjData(self.template)
+        own = copy.copy(self.template) if self.batch._expanded else None    # (a world's parameters go here)
+        for w in worlds:
+            self.batch.get_data(int(w), data)
+            model = self.template if own is None else self.batch.get_model(int(w), own)
+            mujoco.mj_forward(model, data)
+            for i in range(data.ncon):
+                c = data.contact[i]
+                f = np.zeros(6)
+                mujoco.mj_contactForce(model, data, i, f)
+                out.append((int(w), tuple(c.geom), c.pos.copy(), c.frame.reshape(3, 3).copy(), float(c.dist), f))
+        return out
+
+    # ------------------------------------------------------------------ checks on MuJoCo's state
     def surely_sound(self):
         """True when MuJoCo's state is finite and no body can move faster than the NaN guard's
         1e5 (the speed bound below): the guard's check on the body states can then be skipped."""
-        if not np.isfinite(self._rows("qpos")).all():
+        if not np.isfinite(self.rows["qpos"]).all():
             return False
         w, v = self.speed_bounds()
         return bool(max(w.max(initial=0.0), v.max(initial=0.0)) <= 1.0e5)     # (NaN: False)
 
-    def may_reach_speed_caps(self):
+    def may_reach_speed_caps(self, body_ang_cap, body_lin_cap, body_env):
         """False when no body of any world can move faster than its speed caps: a bound from
         MuJoCo's velocities, |w_body| <= sum |angular qvel|, |v_body| <= sum |linear qvel| +
         that * (a length no two points of a world's articulations are further apart than)."""
         w, v = self.speed_bounds()
-        _, _, _, ang_cap, lin_cap = self.caps
+        if self.caps[3] is None:
+            ang_cap, lin_cap = np.full(self.nworld, np.inf), np.full(self.nworld, np.inf)
+            env = body_env.numpy()
+            inside = (env >= 0) & (env < self.nworld)
+            np.minimum.at(ang_cap, env[inside], body_ang_cap.numpy()[inside])
+            np.minimum.at(lin_cap, env[inside], body_lin_cap.numpy()[inside])
+            self.caps = self.caps[:3] + (ang_cap, lin_cap)
+        ang_cap, lin_cap = self.caps[3:]
         return not ((w <= ang_cap) & (v <= lin_cap)).all()
 
     def speed_bounds(self):
@@ -364,13 +527,13 @@ class CStep:
             if self.caps is None:
                 self._speed_bound_tables()
             ang, lin, lever = self.caps[:3]
-            qvel = np.abs(self._rows("qvel"))
+            qvel = np.abs(self.rows["qvel"])
             w = qvel @ ang
             self.bounds = (w, qvel @ lin + w * lever)
         return self.bounds
 
     def _speed_bound_tables(self):
-        m, mj, d = self.m, self.mujoco, self.sim.dev
+        m, mj = self.template, self.mujoco
         J = mj.mjtJoint
         ang, lin = [], []
         for j in range(m.njnt):
@@ -385,74 +548,58 @@ class CStep:
             else:
                 ang.append(a)
 
-        def lever(model):
-            # twice the summed offsets of bodies (not their placement in the world), inertial
-            # frames and joint anchors: longer than any path between two points of one world
-            inner = np.asarray(model.body_parentid)[1:] != 0
-            return 2.0 * (np.linalg.norm(np.asarray(model.body_pos)[1:][inner], axis=1).sum()
-                          + np.linalg.norm(np.asarray(model.body_ipos)[1:], axis=1).sum()
-                          + np.linalg.norm(np.asarray(model.jnt_pos), axis=1).sum())
-        by_model = {}
-        levers = np.array([by_model.setdefault(id(x), lever(x)) for x in self.models])
-        env = d.body_env.numpy()
-        ang_cap, lin_cap = np.full(self.nworld, np.inf), np.full(self.nworld, np.inf)
-        inside = (env >= 0) & (env < self.nworld)
-        np.minimum.at(ang_cap, env[inside], d.body_ang_cap.numpy()[inside])
-        np.minimum.at(lin_cap, env[inside], d.body_lin_cap.numpy()[inside])
-        ang_sel, lin_sel = np.zeros(m.nv, np.float32), np.zeros(m.nv, np.float32)   # (qvel @ sel: a row sum)
+        def per_world(name):
+            v = self.batch._expanded.get(name)
+            return np.broadcast_to(np.asarray(getattr(m, name)), (self.nworld, *np.shape(getattr(m, name)))) \
+                if v is None else v
+        # twice the summed offsets of bodies (not their placement in the world), inertial frames
+        # and joint anchors, per world: longer than any path between two points of one world
+        inner = np.asarray(m.body_parentid)[1:] != 0
+        levers = 2.0 * (np.linalg.norm(per_world("body_pos")[:, 1:][:, inner], axis=2).sum(1)
+                        + np.linalg.norm(per_world("body_ipos")[:, 1:], axis=2).sum(1)
+                        + np.linalg.norm(per_world("jnt_pos"), axis=2).sum(1))
+        ang_sel, lin_sel = np.zeros(m.nv), np.zeros(m.nv)   # (qvel @ sel: a row sum)
         ang_sel[ang], lin_sel[lin] = 1.0, 1.0
-        self.caps = (ang_sel, lin_sel, levers, ang_cap, lin_cap)
+        self.caps = (ang_sel, lin_sel, levers, None, None)
 
-    def _prepare(self, dt):
-        dt = float(dt)
-        if self.params_dirty or dt != self.dt:
-            if self.params_dirty:
-                self._per_world_models()
-            if dt != self.dt:
-                self.solver.mjw_model.opt.timestep.fill_(dt)     # (read by MuJoCo-Warp steps)
-            for model in {id(x): x for x in self.models}.values():
-                model.opt.timestep = dt
-                # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
-                model.opt.disableflags |= int(self.mujoco.mjtDisableBit.mjDSBL_AUTORESET)
-            self.dt = dt
 
-    def _load_x(self, state):
-        """Newton's state -> MuJoCo's data (Newton's conversion, stale worlds only) -> x."""
-        import warp as wp
-        self._flush()                # (the rows not reloaded keep what MuJoCo holds)
-        solver, stale = self.solver, self.stale
-        every = bool(stale.all())
-        mask = None if every else wp.array(np.append(stale, False), dtype=wp.bool, device=self.sim.device)
-        solver._update_mjc_data(self.d, solver.model, state, world_mask=mask)
-        solver._update_kinematic_weld_references()
-        nq, nv = self.m.nq, self.m.nv
-        rows = slice(None) if every else stale
-        x = self.x
-        x[rows, 0:1] = self._rows("time")[rows]
-        x[rows, 1:1 + nq] = self._rows("qpos")[rows]
-        x[rows, 1 + nq:1 + nq + nv] = self._rows("qvel")[rows]
-        x[rows, 1 + nq + nv:] = self._rows("act")[rows]
-        stale[:] = False
-        self.inputs_gen += 1         # (mocap poses follow the pushed state)
+def _with_force_sensor(spec, mujoco):
+    """The spec's model compiled with one force sensor on a new site of its last body (sites
+    and sensors are numbered last there, so no other index moves): MuJoCo then runs
+    mj_rnePostConstraint every step. The spec itself is left as it was."""
+    s = spec.copy()
+    s.bodies[-1].add_site(name="gymlike_force_probe")
+    s.add_sensor(name="gymlike_force_probe", type=mujoco.mjtSensor.mjSENS_FORCE,
+                 objtype=mujoco.mjtObj.mjOBJ_SITE, objname="gymlike_force_probe")
+    return s.compile()
 
-    def _rollout(self, nstep):
-        if nstep not in self.outs:
-            self.outs[nstep] = [np.zeros((self.nworld, nstep, self.ncontrol)),
-                                np.zeros((self.nworld, nstep, self.nstate)), None, False]
-        entry = self.outs[nstep]
-        control, out = entry[0], entry[1]
-        every = entry[2] != self.inputs_gen
-        entry[2] = self.inputs_gen
-        for field, a, b in self.inputs:      # the same inputs in every substep of the call
-            if every or field == "qfrc_applied" or (field == "xfrc_applied" and not (entry[3] and self.xfrc_zero)):
-                control[:, :, a:b] = self._rows(field)[:, None, :]
-        entry[3] = self.xfrc_zero            # (this buffer's xfrc columns hold zeros)
-        self.rollout.rollout(self.models, self.datas, self.x, control, control_spec=self.cspec, nstep=nstep,
-                             state=out, skip_checks=True)
-        x = self.x
-        x[:] = out[:, -1]
-        nq, nv = self.m.nq, self.m.nv
-        self._rows("time")[:] = x[:, 0:1]
-        self._rows("qpos")[:] = x[:, 1:1 + nq]
-        self._rows("qvel")[:] = x[:, 1 + nq:1 + nq + nv]
-        self._rows("act")[:] = x[:, 1 + nq + nv:]
+
+# MjModel fields that describe the added site and sensor, or names: not copied between models
+_OWN = ("name", "names_map", "sensor_", "site_", "signature")
+
+
+def _copy_values(src, dst):
+    """Every numeric array of `src` into the same-shaped array of `dst` (and the options): the
+    model with the force sensor follows Newton's template exactly."""
+    for name in dir(src):
+        if name.startswith("_") or name.startswith(_OWN):
+            continue
+        a = getattr(src, name, None)
+        if not isinstance(a, np.ndarray) or a.dtype.kind not in "fiub":
+            continue
+        b = getattr(dst, name, None)
+        if isinstance(b, np.ndarray) and b.shape == a.shape and b.dtype == a.dtype and b.flags.writeable:
+            b[...] = a
+    for name in dir(src.opt):
+        if name.startswith("_"):
+            continue
+        v = getattr(src.opt, name)
+        if callable(v):
+            continue
+        try:
+            if isinstance(v, np.ndarray):
+                getattr(dst.opt, name)[...] = v
+            else:
+                setattr(dst.opt, name, v)
+        except (AttributeError, TypeError):
+            pass

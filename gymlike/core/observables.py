@@ -3,7 +3,8 @@ state (contact forces, incoming joint wrenches), switched on only when a tensor 
 call needs them, so a sim that never asks for forces never pays for them.
 
 `require(sim, kinds)` adds observable kinds to the sim's single `Observables` container and
-hands it to `solver.step` through `sim.step_kwargs["observables"]`. For SolverMuJoCo a contact
+hands it to `solver.step` through `sim.step_kwargs["observables"]`; on the MuJoCo C pipeline
+(core/mjc.py) the C solver reports contact and joint forces itself, so no container is made. For SolverMuJoCo a contact
 buffer sized `solver.get_max_contact_count()` is created here (MuJoCo runs its own collision
 and exports its contacts into it); SolverXPBD already steps with the collision pipeline's
 buffer. The solver overwrites every requested array on every substep, so all readings are
@@ -20,12 +21,14 @@ BODY_PARENT_F = "body_parent_f"
 
 
 class Observed:
-    """The sim's observable container and the contact buffer it is aligned with."""
+    """The sim's observable container and the contact buffer it is aligned with, or, on the
+    MuJoCo C pipeline, the C solver that reports them itself (`c`)."""
 
     def __init__(self):
         self.kinds = frozenset()
         self.obs = None
         self.contacts = None
+        self.c = None           # the SolverMuJoCoC reporting the kinds (core/mjc.py)
         self.steps = 0          # simulate calls since the container exists (0: arrays are zero)
 
     def on_simulate(self):
@@ -43,6 +46,14 @@ def require(sim, kinds, what):
     if kinds <= o.kinds:
         return o
     solver = sim.solver
+    from . import mjc
+    cs = mjc.c_step(solver)
+    if cs is not None and not o.obs and (o.kinds | kinds) <= {CONTACT_F, BODY_PARENT_F} and cs.observe():
+        # MuJoCo C reports contact and joint forces of every step itself (no MuJoCo-Warp step)
+        o.c, o.kinds, o.steps = cs, o.kinds | kinds, 0
+        if not any(listener is o for listener in sim.listeners):
+            sim.listeners.append(o)
+        return o
     missing = kinds - frozenset(solver.supported_observables)
     if missing:
         raise GymlikeNotImplementedError(

@@ -73,9 +73,8 @@ class Stepper:
                 dirty.discard(id(s_in))
             if sim.pipeline is not None and sim.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
                 sim.pipeline.collide(s_in, sim.contacts)
-            if cstep is not None:
-                cstep.nstep = nstep
-                cstep.no_body_f = not need_wrench     # (s_in.body_f is zero: zeroed above)
+            if cstep is not None and "observables" not in kw:
+                kw = dict(kw, substeps=nstep)
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
             if d.velocity_clamp:   # DOF velocity limits (MuJoCo has none of its own)
                 sim.sync_state()
@@ -83,7 +82,8 @@ class Stepper:
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
             # body speed caps (PhysX's max_linear/angular_velocity); the C step first bounds the
             # speeds from MuJoCo's velocities and skips them when no body can reach its cap
-            if d.speed_caps and (cstep is None or cstep.may_reach_speed_caps()):
+            if d.speed_caps and (cstep is None or cstep.may_reach_speed_caps(d.body_ang_cap, d.body_lin_cap,
+                                                                             d.body_env)):
                 sim.sync_state()
                 d.actor_speed_scale.fill_(1.0)
                 launch(("bspeed", id(s_out)), K.body_speed_scale, d.num_bodies,
@@ -127,7 +127,7 @@ class Stepper:
         keep their per-substep evaluation."""
         kw = self.sim.step_kwargs
         if not attractors and mjc.c_step(self.sim.solver) is not None:
-            first = n_sub - 1 if kw else n_sub       # an observing last substep runs on MuJoCo-Warp
+            first = n_sub - 1 if kw else n_sub       # a step filling Newton's observables runs on MuJoCo-Warp
             return ([(first, {})] if first else []) + ([(1, kw)] if kw else [])
         return [(1, {})] * (n_sub - 1) + [(1, kw)]
 
@@ -149,6 +149,14 @@ class Stepper:
             return
         first = sim.frame - self.nan_unread + 1
         self.nan_unread = 0
+        failed = cstep.failed if cstep is not None else None
+        if failed is not None:       # MuJoCo raised in some worlds (they kept their state)
+            cstep.failed = None
+            shown = ", ".join(map(str, failed[0][:20])) + (" ..." if len(failed[0]) > 20 else "")
+            err = SimulationNaNError(f"simulate: MuJoCo stopped env(s) {shown} at frame {sim.frame}: {failed[1]}; "
+                                     "reset those envs")
+            err.envs = failed[0]
+            raise err
         if self.flag(d.nan_count):
             bad = np.nonzero(d.nan_worlds.numpy())[0].tolist()
             inputs = [K.BAD_INPUT_KINDS[k] for k in np.nonzero(d.bad_input.numpy())[0]]

@@ -1,0 +1,197 @@
+"""Real IsaacGymEnvs tasks on gymlike's CPU pipeline against a raw MuJoCo C rollout of the very
+MjModel gymlike compiled for them, side by side in one process.
+
+    python benchmarks/bench_real_tasks.py /path/to/IsaacGymEnvs                    # 6 tasks, 64 and 512 envs
+    python benchmarks/bench_real_tasks.py /path/to/IsaacGymEnvs Ant Anymal --envs 64 --steps 50
+
+IsaacGymEnvs is fetched separately and run unmodified (never copied into this repository); its
+own dependencies (hydra-core, omegaconf, gym 0.23, termcolor) must be importable (PYTHONPATH).
+Each task is built from its own hydra config (CPU pipeline, headless) in a child process, reset,
+warmed up, then stepped with uniform random actions in [-1, 1].
+
+Per task and env count, best of `--trials` alternating trials of `--steps` env.steps:
+
+* env-steps/s     the task's own `env.step` (its torch code, VecTask's bookkeeping and gymlike),
+* inside          seconds spent inside `Gym` method calls (refresh_*, set_*, simulate,
+                  fetch_results, ...) per env.step, i.e. gymlike plus the physics it runs,
+* raw             `mujoco.rollout` alone on the MjModels (per-world copies included), threads
+                  and states gymlike's C step uses, the same number of rollout calls and
+                  physics steps (one call of `substeps` steps per `simulate`), inputs held at
+                  gymlike's last ones: the physics with nothing around it,
+* inside / raw    the cost of the API layer around the physics (1.0: none).
+
+Results go to benchmarks/results/bench_real_tasks.json and, as a table, to
+python_bindings_docs/cpu_pipeline.md by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TASKS = {"Cartpole": "cartpole", "Ant": "ant", "Humanoid": "humanoid", "Anymal": "anymal",
+         "AnymalTerrain": "anymal_terrain", "ShadowHand": "shadow_hand", "BallBalance": "ball_balance",
+         "FrankaCabinet": "franka_cabinet", "AllegroHand": "allegro_hand", "Quadcopter": "quadcopter",
+         "Ingenuity": "ingenuity", "HumanoidAMP": "humanoid_amp", "FrankaCubeStack": "franka_cube_stack",
+         "Trifinger": "trifinger"}
+DEFAULT = ["Cartpole", "Ant", "Humanoid", "Anymal", "AnymalTerrain", "ShadowHand"]
+
+
+def make_task(root, task, num_envs):
+    """Build an IsaacGymEnvs task from its own hydra config, as its train.py would (CPU)."""
+    import importlib
+    import types
+    sys.path.insert(0, root)
+    import gymlike
+    gymlike.install_isaacgym_alias()
+    import isaacgymenvs  # noqa: F401  (registers its OmegaConf resolvers)
+    # the tasks package's __init__ imports every task (some need packages not installed here)
+    pkg = types.ModuleType("isaacgymenvs.tasks")
+    pkg.__path__ = [os.path.join(root, "isaacgymenvs", "tasks")]
+    sys.modules["isaacgymenvs.tasks"] = pkg
+    from hydra import compose, initialize_config_dir
+    from isaacgymenvs.utils.reformat import omegaconf_to_dict
+    with initialize_config_dir(config_dir=os.path.join(root, "isaacgymenvs", "cfg"), version_base=None):
+        cfg = compose(config_name="config", overrides=[f"task={task}", f"num_envs={num_envs}", "sim_device=cpu",
+                                                       "rl_device=cpu", "pipeline=cpu", "headless=True"])
+    cls = getattr(importlib.import_module(f"isaacgymenvs.tasks.{TASKS[task]}"), task)
+    return cls(cfg=omegaconf_to_dict(cfg.task), rl_device="cpu", sim_device="cpu", graphics_device_id=-1,
+               headless=True, virtual_screen_capture=False, force_render=False)
+
+
+class Inside:
+    """Seconds spent inside the Gym object's methods (outermost calls only)."""
+
+    def __init__(self, gym):
+        import time
+        self.seconds, self.calls, self.depth = 0.0, {}, 0
+        for name in dir(type(gym)):
+            if name.startswith("_") or not callable(getattr(gym, name)):
+                continue
+            fn = getattr(gym, name)
+
+            def timed(*a, _fn=fn, _name=name, **k):
+                if self.depth:
+                    return _fn(*a, **k)
+                self.depth += 1
+                t0 = time.perf_counter()
+                try:
+                    return _fn(*a, **k)
+                finally:
+                    self.depth -= 1
+                    self.seconds += time.perf_counter() - t0
+                    self.calls[_name] = self.calls.get(_name, 0) + 1
+            setattr(gym, name, timed)
+
+
+def child(root, task_name, n, steps, trials, warmup):
+    import time
+    import numpy as np
+    import torch
+    os.chdir(os.path.join(root, "isaacgymenvs"))
+    env = make_task(root, task_name, n)
+    env.reset()
+    torch.manual_seed(0)
+    acts = [torch.rand((env.num_envs, env.num_actions)) * 2 - 1 for _ in range(16)]
+    for i in range(warmup):
+        env.step(acts[i % 16])
+    from gymlike.core import mjc
+    from gymlike.core import handles
+    sim = handles.sim_of(env.sim)
+    cs = mjc.c_step(sim.solver)
+    inside = Inside(env.gym)
+    n_sub = max(1, int(sim.params.substeps))
+    res = dict(task=task_name, num_envs=n, steps=steps, pipeline="mujoco-c" if cs else "warp",
+               substeps=n_sub)
+
+    def gym_trial():
+        inside.seconds = 0.0
+        inside.calls.clear()
+        sims0 = sim.frame
+        t0 = time.perf_counter()
+        for i in range(steps):
+            env.step(acts[i % 16])
+        return time.perf_counter() - t0, inside.seconds, sim.frame - sims0
+
+    raw = None
+    if cs is not None:
+        from mujoco import rollout
+        r = rollout.Rollout(nthread=len(cs.datas))
+        st = cs.x.copy()
+        ctrl = np.zeros((n, n_sub, cs.ncontrol))
+        for field, a, b in cs.inputs:
+            ctrl[:, :, a:b] = cs._rows(field)[:, None, :]
+        out = np.zeros((n, n_sub, st.shape[1]))
+
+        def raw(calls):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                r.rollout(cs.models, cs.datas, st, ctrl, control_spec=cs.cspec, nstep=n_sub, state=out,
+                          skip_checks=True)
+                st[:] = out[:, -1]
+            return time.perf_counter() - t0
+
+    best = dict(wall=np.inf, inside=np.inf, raw=np.inf)
+    for _ in range(trials):
+        wall, ins, calls = gym_trial()
+        best["wall"], best["inside"] = min(best["wall"], wall), min(best["inside"], ins)
+        if raw is not None:
+            best["raw"] = min(best["raw"], raw(calls))
+    res["simulate_per_step"] = calls / steps
+    res["calls_per_step"] = {k: v / steps for k, v in sorted(inside.calls.items())}
+    res["env_steps_per_s"] = n * steps / best["wall"]
+    res["inside_ms_per_step"] = 1000 * best["inside"] / steps
+    if raw is not None:
+        res["raw_env_steps_per_s"] = n * steps / best["raw"]
+        res["raw_ms_per_step"] = 1000 * best["raw"] / steps
+        res["step_over_raw"] = best["raw"] / best["wall"]
+        res["inside_over_raw"] = best["inside"] / best["raw"]
+    print("RESULT " + json.dumps(res), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("root", help="an IsaacGymEnvs checkout (the folder holding isaacgymenvs/)")
+    ap.add_argument("tasks", nargs="*", default=DEFAULT)
+    ap.add_argument("--envs", nargs="+", type=int, default=[64, 512])
+    ap.add_argument("--steps", type=int, default=50)
+    ap.add_argument("--trials", type=int, default=3)
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "results", "bench_real_tasks.json"))
+    args = ap.parse_args()
+    root = os.path.abspath(args.root)
+    rows = []
+    print(f"{'task':<14} {'envs':>5} {'pipeline':>9} {'env-steps/s':>12} {'inside ms':>10} {'raw ms':>8} "
+          f"{'step/raw':>9} {'inside/raw':>11}")
+    for task in args.tasks:
+        for n in args.envs:
+            p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", root, task, str(n),
+                                str(args.steps), str(args.trials), str(args.warmup)],
+                               capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                                   x for x in (ROOT, os.environ.get("PYTHONPATH", "")) if x)))
+            lines = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")]
+            if p.returncode or not lines:
+                print(f"{task:<14} {n:>5} FAILED: {(p.stderr.strip().splitlines() or ['?'])[-1][:200]}", flush=True)
+                continue
+            r = json.loads(lines[-1][7:])
+            rows.append(r)
+            print(f"{task:<14} {n:>5} {r['pipeline']:>9} {r['env_steps_per_s']:>12,.0f} "
+                  f"{r['inside_ms_per_step']:>10.2f} {r.get('raw_ms_per_step', float('nan')):>8.2f} "
+                  f"{r.get('step_over_raw', float('nan')):>9.3f} {r.get('inside_over_raw', float('nan')):>11.2f}",
+                  flush=True)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(dict(cpu_count=os.cpu_count(), rows=rows), f, indent=1)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        r, t, n, s, tr, w = sys.argv[2:8]
+        child(r, t, int(n), int(s), int(tr), int(w))
+    else:
+        main()
