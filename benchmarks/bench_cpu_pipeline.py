@@ -7,7 +7,8 @@ last column keeps Isaac Gym's default angular damping of 0.5, a wrench per body 
 * gymlike C    : gymlike with GYMLIKE_CPU_PIPELINE=mujoco-c (core/mjc.py)
 * gymlike Warp : gymlike on MuJoCo-Warp (the default CPU path)
 * raw C        : mujoco.rollout alone on the MjModels, threads and states gymlike's C step uses
-                 (the ceiling for the C pipeline: both substeps in one call, no Newton/gymlike)
+                 (benchmarks/raw_mujoco.py; the ceiling for the C pipeline: both substeps in one
+                 call, no Newton/gymlike)
 * gymlike C with damping : gymlike C with Isaac Gym's default asset options (angular damping 0.5
                  needs every body's velocity before each frame: a forward-kinematics pass and a
                  wrench per body the raw rollout does not have)
@@ -57,24 +58,23 @@ def gym_frame():
     gym.simulate(sim)
 frames_of = {"gymlike": gym_frame}
 if raw:
-    # the same MjModels (per-world copies included), threads and initial states gymlike's C
-    # step uses (taken after one gymlike frame), stepped by mujoco.rollout alone
-    from mujoco import rollout
+    # the same MjModel(s), threads and state gymlike's C solver steps (taken after one gymlike
+    # frame), stepped by mujoco.rollout alone (benchmarks/raw_mujoco.py)
+    sys.path.insert(0, os.path.join(%(root)r, "benchmarks"))
+    from raw_mujoco import RawRollout
     from gymlike.core import mjc
     gym.simulate(sim)
     cs = mjc.c_step(sim.solver)
-    r = rollout.Rollout(nthread=len(cs.datas))
-    st = cs.x.copy()
-    ctrl = cs.outs[2][0].copy()     # the inputs of gymlike's last (2-substep) call
-    out = np.zeros((n, 2, st.shape[1]))
+    rr = RawRollout(cs)
     # gymlike's DOF actuation forces reach MuJoCo as qfrc_applied on the 8 hinges (after the
-    # free joint's 6 velocities): the same random loads here
-    a, b = cs.m.nu + 6, cs.m.nu + cs.m.nv
+    # free joint's 6 velocities): the same random loads here, written into the held inputs
+    m = cs.template
+    a, b = m.nu + 6, m.nu + m.nv
     rng = np.random.default_rng(0)
     def raw_frame():
-        ctrl[:, :, a:b] = rng.uniform(-0.5, 0.5, (n, 1, b - a))
-        r.rollout(cs.models, cs.datas, st, ctrl, control_spec=cs.cspec, nstep=2, state=out, skip_checks=True)
-        st[:] = out[:, -1]
+        rr.step(2)
+        for control, _ in rr.buffers.values():
+            control[:, :, a:b] = rng.uniform(-0.5, 0.5, (n, 1, b - a))
     frames_of["raw"] = raw_frame
 best = dict.fromkeys(frames_of, 0.0)
 for frame in frames_of.values():

@@ -106,7 +106,7 @@ def child(root, task_name, n, steps, trials, warmup):
     inside = Inside(env.gym)
     n_sub = max(1, int(sim.params.substeps))
     res = dict(task=task_name, num_envs=n, steps=steps, pipeline="mujoco-c" if cs else "warp",
-               substeps=n_sub)
+               substeps=n_sub, observing=bool(cs is not None and cs.observing))
 
     def gym_trial():
         inside.seconds = 0.0
@@ -119,20 +119,13 @@ def child(root, task_name, n, steps, trials, warmup):
 
     raw = None
     if cs is not None:
-        from mujoco import rollout
-        r = rollout.Rollout(nthread=len(cs.datas))
-        st = cs.x.copy()
-        ctrl = np.zeros((n, n_sub, cs.ncontrol))
-        for field, a, b in cs.inputs:
-            ctrl[:, :, a:b] = cs._rows(field)[:, None, :]
-        out = np.zeros((n, n_sub, st.shape[1]))
+        from raw_mujoco import RawRollout
+        rr = RawRollout(cs)
 
         def raw(calls):
             t0 = time.perf_counter()
             for _ in range(calls):
-                r.rollout(cs.models, cs.datas, st, ctrl, control_spec=cs.cspec, nstep=n_sub, state=out,
-                          skip_checks=True)
-                st[:] = out[:, -1]
+                rr.step(n_sub)
             return time.perf_counter() - t0
 
     best = dict(wall=np.inf, inside=np.inf, raw=np.inf)
@@ -172,7 +165,8 @@ def main():
             p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", root, task, str(n),
                                 str(args.steps), str(args.trials), str(args.warmup)],
                                capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(
-                                   x for x in (ROOT, os.environ.get("PYTHONPATH", "")) if x)))
+                                   x for x in (ROOT, os.path.join(ROOT, "benchmarks"),
+                                               os.environ.get("PYTHONPATH", "")) if x)))
             lines = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")]
             if p.returncode or not lines:
                 print(f"{task:<14} {n:>5} FAILED: {(p.stderr.strip().splitlines() or ['?'])[-1][:200]}", flush=True)

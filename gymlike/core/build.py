@@ -131,9 +131,13 @@ def build_model(sim):
         s = b.add_shape_plane(plane=(n.x, n.y, n.z, float(plane.distance)), width=0.0, length=0.0,
                               cfg=cfg, label="ground_plane")
         static_seg[int(s)] = int(plane.segmentation_id)
+    # on the MuJoCo C pipeline, meshes that are height maps become heightfields (core/terrain.py)
+    from . import mjc
+    c_path = sim.type == SimType.SIM_PHYSX and not sim.one_world and mjc.applies(sim.device)
+    static_kinds = set()
     for add_static in sim.static_meshes:
         s0 = len(b.shape_body)
-        add_static(b, newton)
+        static_kinds.add(add_static(b, newton, c_path))
         for s in range(s0, len(b.shape_body)):
             static_seg[s] = add_static.segmentation_id
 
@@ -152,7 +156,11 @@ def build_model(sim):
     from . import tendons
     tendons.write(sim, actors, finalize=True)
     sim.apply_gravity()
-    solver, pipeline, contacts = _make_solver(sim)
+    # Newton's collision pipeline: for meshes (MuJoCo would collide with their convex hulls) and,
+    # on MuJoCo-Warp, heightfields (its heightfield contacts are not reliable)
+    newton_contacts = "mesh" in static_kinds or (bool(static_kinds) and not c_path)
+
+    solver, pipeline, contacts = _make_solver(sim, newton_contacts)
     sim.attach(solver=solver, pipeline=pipeline, contacts=contacts, step_kwargs={})
     _make_states(sim, actors)
     from . import drives
@@ -310,7 +318,7 @@ def _dof_axis_inertia(model, h, actors):
     return np.where(lin, mass, rot).astype(np.float32)
 
 
-def _make_solver(sim):
+def _make_solver(sim, newton_contacts):
     """-> (solver, collision pipeline or None, contacts or None)."""
     newton = _newton()
     model = sim.model
@@ -319,10 +327,6 @@ def _make_solver(sim):
         # cannot convert a model without joints, XPBD steps it as the no-op it is
         return newton.solvers.SolverXPBD(model), None, None
     if sim.type == SimType.SIM_PHYSX:
-        # static triangle meshes / heightfields: MuJoCo would collide against a mesh's convex hull
-        # (and MuJoCo-Warp's heightfield contacts are unreliable), so MuJoCo steps with contacts
-        # from Newton's collision pipeline instead (core/terrain.py)
-        newton_contacts = bool(sim.static_meshes)
         try:
             # gymlike-only extension: `sim.mujoco_options` (e.g. {"cone": "pyramidal"}), set before
             # prepare_sim, overrides solver options; gymlike.envs tasks set it from `sim.mujoco:`

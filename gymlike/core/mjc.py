@@ -155,6 +155,12 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     # ------------------------------------------------------------------ the batch
     def _make_batch(self, model, state=None):
+        # Newton's contact gap (Isaac Gym's contact_offset, 0.1 m by default) becomes MuJoCo's
+        # geom gap, within which MuJoCo makes contacts its solver ignores: wasted work, and on a
+        # fine heightfield they fill the 50 contacts MuJoCo keeps per geom pair so that the real
+        # one is lost (quadrupeds fell through terrain). The C step collides without it (here
+        # and in _sync_params: Newton writes the gap back into its template on model changes).
+        model.geom_gap[:] = 0.0
         b = self._batch_mod.Batch(model, nsim=self.nworld, nthread=self.nthread)
         if state is not None:
             b.state[:] = state
@@ -258,7 +264,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         flags = self.mujoco.mjtDisableBit
         for key, arr, shape in self.fields:
             v = arr.numpy().reshape(-1, *shape) if shape else arr.numpy().reshape(-1)
-            if key == "opt.disableflags":
+            if key == "geom_gap":
+                v = np.zeros_like(v)
+            elif key == "opt.disableflags":
                 # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
                 v = (v.astype(np.int64) | int(flags.mjDSBL_AUTORESET)) & ~(int(flags.mjDSBL_SENSOR)
                                                                             if self.observing else 0)

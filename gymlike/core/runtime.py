@@ -99,32 +99,19 @@ def _init_quietly(warp):
                 sys.stderr.write(line)
 
 
-_compile_announced = False
-
-
-def _announce_compiles(warp):
-    """One stderr line the first time this process compiles a Warp module that is not cached."""
+def _announce_first_compile(warp):
+    """One stderr line when Warp's kernel cache is empty: this process compiles every kernel it
+    runs (through Warp's public configuration only; a cache that holds some modules stays
+    silent, even if a few new ones compile)."""
+    d = warp.config.kernel_cache_dir
     try:
-        from warp._src.context import Module
-    except ImportError:                  # pragma: no cover  (other Warp layouts: stay silent)
+        empty = not d or not os.path.isdir(d) or not any(os.scandir(d))
+    except OSError:
         return
-    original = Module._compile
-    if getattr(original, "_gymlike_announce", False):
-        return
-
-    @functools.wraps(original)
-    def _compile(self, device=None, output_dir=None, output_name=None, *args, **kwargs):
-        global _compile_announced
-        if not _compile_announced and output_dir and output_name \
-                and not os.path.exists(os.path.join(output_dir, output_name)):
-            _compile_announced = True
-            sys.stderr.write(f"gymlike: compiling Warp kernels not in the cache yet (first run: about a minute "
-                             f"on a 2-core CPU; cached in {warp.config.kernel_cache_dir})\n")
-            sys.stderr.flush()
-        return original(self, device, output_dir, output_name, *args, **kwargs)
-
-    _compile._gymlike_announce = True
-    Module._compile = _compile
+    if empty:
+        sys.stderr.write(f"gymlike: compiling Warp kernels not in the cache yet (first run: about a minute "
+                         f"on a 2-core CPU; cached in {d})\n")
+        sys.stderr.flush()
 
 
 def wp():
@@ -138,7 +125,7 @@ def wp():
                 else:
                     warp.config.log_level = warp.LOG_WARNING
                     _init_quietly(warp)
-                    _announce_compiles(warp)
+                    _announce_first_compile(warp)
                 _ready = True
     return warp
 

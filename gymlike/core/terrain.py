@@ -1,16 +1,23 @@
 """Static collision geometry shared by all envs: `add_triangle_mesh` and `add_heightfield`.
 
-Both validate their input fully, then append a callable `fn(builder, newton)` to
+Both validate their input fully, then append a callable `fn(builder, newton, c_path)` to
 `sim.static_meshes`; core/build.py runs them before finalize, outside any world (world -1,
-collision group -1: every env collides with them).
+collision group -1: every env collides with them). Each returns the kind of shape it added.
 
-* Triangle meshes become Newton mesh shapes (`GeoType.MESH`) and heightfields Newton heightfield
-  shapes (`GeoType.HFIELD`). Newton's collision pipeline collides against the actual triangles /
-  height samples.
-* MuJoCo (SIM_PHYSX) would turn a mesh into its convex hull and MuJoCo-Warp's heightfield
-  collisions are not reliable, so a SIM_PHYSX sim holding static geometry steps MuJoCo with
-  Newton's contacts (`SolverMuJoCo(use_mujoco_contacts=False)` + `CollisionPipeline`), see
-  build.py. SIM_FLEX (XPBD) always uses Newton's pipeline.
+* Heightfields become Newton heightfield shapes (`GeoType.HFIELD`).
+* Triangle meshes become Newton mesh shapes (`GeoType.MESH`), except on the MuJoCo C pipeline
+  (`c_path`), where a mesh that is a height map (terrain_utils' triangulations, and any mesh
+  whose vertices lie on a square lattice and whose surface is one height over every point of
+  its rectangle) becomes a heightfield: MuJoCo would collide against a mesh's convex hull,
+  while its heightfield collisions are exact. The heightfield reproduces the mesh exactly when
+  its triangles are the lattice's cells split along the (+x, +y) diagonal (MuJoCo's split);
+  otherwise (terrain_utils' vertical walls: vertices moved by one lattice step) the mesh is
+  sampled every 1/k lattice step (k = 4, fewer for very large meshes, see `SAMPLE_BUDGET`), and
+  a vertical wall becomes a ramp 1/k of a lattice step wide.
+* A SIM_PHYSX sim holding a Newton mesh (or any static geometry on MuJoCo-Warp, whose
+  heightfield collisions are not reliable) steps MuJoCo with Newton's contacts
+  (`SolverMuJoCo(use_mujoco_contacts=False)` + `CollisionPipeline`), see build.py. SIM_FLEX
+  (XPBD) always uses Newton's pipeline.
 
 Isaac Gym conventions kept: mesh vertices are transformed by `params.transform`; heightfield
 sample [0, 0] sits at `params.transform` (a corner, not the centre), rows run along x
@@ -96,11 +103,22 @@ def add_triangle_mesh(sim, vertices, triangles, params):
     v, t = v.copy(), t.astype(np.int32).reshape(-1)
     label = f"triangle_mesh_{len(sim.static_meshes)}"
 
-    def add(builder, newton):
+    def add(builder, newton, c_path=False):
         wp = _wp()
         cfg = newton.ModelBuilder.ShapeConfig(mu=mu, restitution=rest, collision_group=-1)
+        X = _wp_transform(wp, xf)
+        field = heightmap_of(v, t.reshape(-1, 3)) if c_path and _z_is_up(xf, sim.params.up_axis) else None
+        if field is not None:
+            (x0, y0), step, heights = field
+            nx, ny = heights.shape
+            hx, hy = 0.5 * (nx - 1) * step, 0.5 * (ny - 1) * step
+            hf = newton.Heightfield(data=heights.T.astype(np.float32).copy(), nrow=ny, ncol=nx, hx=hx, hy=hy)
+            X = X * wp.transform(wp.vec3(x0 + hx, y0 + hy, 0.0), wp.quat_identity())
+            builder.add_shape_heightfield(heightfield=hf, xform=X, cfg=cfg, label=label)
+            return "heightfield"
         mesh = newton.Mesh(v, t, compute_inertia=False)
-        builder.add_shape_mesh(-1, mesh=mesh, xform=_wp_transform(wp, xf), cfg=cfg, label=label)
+        builder.add_shape_mesh(-1, mesh=mesh, xform=X, cfg=cfg, label=label)
+        return "mesh"
 
     add.kind = "mesh"
     add.segmentation_id = _segmentation_id(params, what)
@@ -158,7 +176,7 @@ def add_heightfield(sim, samples, params):
     data = heights.T.astype(np.float32).copy()       # Newton/MuJoCo: rows along y, columns along x
     label = f"heightfield_{len(sim.static_meshes)}"
 
-    def add(builder, newton):
+    def add(builder, newton, c_path=False):
         wp = _wp()
         cfg = newton.ModelBuilder.ShapeConfig(mu=mu, restitution=rest, collision_group=-1)
         field = newton.Heightfield(data=data, nrow=ny, ncol=nx, hx=hx, hy=hy)
@@ -167,7 +185,145 @@ def add_heightfield(sim, samples, params):
             X = X * wp.transform(wp.vec3(0.0, 0.0, 0.0), wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), -0.5 * np.pi))
         X = X * wp.transform(wp.vec3(hx, hy, 0.0), wp.quat_identity())   # sample [0, 0] at the corner
         builder.add_shape_heightfield(heightfield=field, xform=X, cfg=cfg, label=label)
+        return "heightfield"
 
     add.kind = "heightfield"
     add.segmentation_id = _segmentation_id(params, what)
     sim.static_meshes.append(add)
+
+
+# ============================================================================ meshes as height maps
+# Samples of one heightfield made from a mesh with vertical walls, at most (memory: MuJoCo,
+# Newton and MuJoCo-Warp each keep the heights): the sampling step is lattice step / k with
+# k = 4, or less when that would exceed this.
+SAMPLE_BUDGET = 8_000_000
+
+
+def _z_is_up(xf, up_axis):
+    """Whether the mesh's local z is the sim's up axis under the transform `xf`."""
+    q = xf[3:7]
+    x, y, z, w = q
+    local_z = np.array([2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)])
+    up = np.array([0.0, 1.0, 0.0]) if up_axis == UpAxis.UP_AXIS_Y else np.array([0.0, 0.0, 1.0])
+    return float(local_z @ up) > 1.0 - 1e-6
+
+
+def heightmap_of(vertices, triangles):
+    """A triangle mesh that is a height map over its rectangle in its own frame (height along
+    z) as ((x0, y0), step, heights (nx, ny)): heights[i, j] is the mesh's height at
+    (x0 + i step, y0 + j step); None when the mesh is not one (vertices off a square lattice,
+    holes). Where triangles overlap (terrain_utils' slope corrections fold cells near walls)
+    the highest counts: a mesh of several layers is taken as its top surface. See the module
+    docstring for when the samples are exact."""
+    v = np.asarray(vertices, np.float64)
+    t = np.asarray(triangles, np.int64).reshape(-1, 3)
+    xy, z = v[:, :2], v[:, 2]
+    ext = float(np.ptp(xy, axis=0).max()) if len(xy) else 0.0
+    if ext <= 0.0 or not len(t):
+        return None
+    e = np.abs(np.concatenate([xy[t[:, 1]] - xy[t[:, 0]], xy[t[:, 2]] - xy[t[:, 1]]])).ravel()
+    e = e[e > 1e-7 * ext]
+    if not e.size:
+        return None
+    # the lattice step: the shortest edge, refined over the whole extent (float32 vertices of a
+    # large terrain are off their lattice by more than its spacing rounds to)
+    step = float(e.min())
+    span = np.ptp(xy, axis=0)
+    along = int(np.argmax(span))
+    step = float(span[along] / max(1, round(span[along] / step)))
+    x0 = xy.min(0)
+    lat = (xy - x0) / step
+    ij = np.rint(lat)
+    if np.abs(lat - ij).max() > 1e-3 or ij.max() > 1e5:
+        return None
+    ij = ij.astype(np.int64)
+    nx, ny = (int(n) + 1 for n in ij.max(0))
+    if nx < 2 or ny < 2:
+        return None
+    X, Y = ij[t, 0], ij[t, 1]                                     # (triangles, 3) lattice coordinates
+    Z = z[t]
+    cross = (X[:, 1] - X[:, 0]) * (Y[:, 2] - Y[:, 0]) - (Y[:, 1] - Y[:, 0]) * (X[:, 2] - X[:, 0])
+    flat = cross != 0                                             # (vertical walls have no area seen from above)
+    lx, ly, hx, hy = X.min(1), Y.min(1), X.max(1), Y.max(1)
+    is_lo = (X == lx[:, None]) & (Y == ly[:, None])
+    is_hi = (X == hx[:, None]) & (Y == hy[:, None])
+    # a cell triangle on MuJoCo's diagonal: one cell, holding both ends of its (+x, +y) diagonal
+    reg = (hx - lx == 1) & (hy - ly == 1) & is_lo.any(1) & is_hi.any(1) & (np.abs(cross) == 1)
+    other = ~(is_lo | is_hi)
+    kind_a = (X * other).sum(1) == hx                             # the third corner is (i+1, j), else (i, j+1)
+    if (reg | ~flat).all() and int(reg.sum()) == 2 * (nx - 1) * (ny - 1):
+        k = 1                                                     # exact: the samples are the vertices
+    else:
+        k = int(max(1, min(4, np.sqrt(SAMPLE_BUDGET / (nx * ny)))))
+    NX, NY = (nx - 1) * k + 1, (ny - 1) * k + 1
+    top = np.full(NX * NY, -np.inf)
+    # cell triangles: their samples interpolated directly
+    z_lo, z_hi, z_o = ((Z * m).sum(1) for m in (is_lo, is_hi, other))
+    for a_side in (True, False):
+        sel = reg & (kind_a == a_side)
+        if not sel.any():
+            continue
+        a, b = np.meshgrid(np.arange(k + 1), np.arange(k + 1), indexing="ij")
+        keep = (a >= b) if a_side else (b >= a)
+        a, b = a[keep], b[keep]
+        # along the first leg (to the third corner), then along the second (to the high corner)
+        s1, s2 = (a, b) if a_side else (b, a)
+        zz = (z_lo[sel, None] + (s1 / k) * (z_o[sel] - z_lo[sel])[:, None]
+              + (s2 / k) * (z_hi[sel] - z_o[sel])[:, None])
+        idx = (lx[sel, None] * k + a) * NY + ly[sel, None] * k + b
+        np.maximum.at(top, idx.ravel(), zz.ravel())
+    # the other triangles (stretched or folded near walls): rasterized
+    odd = flat & ~reg
+    if odd.any():
+        P = np.stack([X[odd], Y[odd]], 2) * k
+        _rasterize(P, Z[odd], top, NY)
+    top = top.reshape(NX, NY)
+    holes = ~np.isfinite(top)
+    if holes.any():
+        # terrain_utils' diagonal slope corrections pull border vertices inwards and leave
+        # slivers uncovered: filled from their neighbours; a mesh with real holes is no height map
+        if holes.mean() > 0.01:
+            return None
+        top = _fill(top)
+    return (float(x0[0]), float(x0[1])), step / k, top
+
+
+def _fill(top):
+    """-inf samples take the highest of their covered neighbours, repeatedly."""
+    top = top.copy()
+    while True:
+        holes = ~np.isfinite(top)
+        if not holes.any():
+            return top
+        pad = np.pad(top, 1, constant_values=-np.inf)
+        near = np.maximum.reduce([pad[:-2, 1:-1], pad[2:, 1:-1], pad[1:-1, :-2], pad[1:-1, 2:]])
+        top[holes] = near[holes]
+
+
+def _rasterize(P, Z, top, ny, chunk=400_000):
+    """Raise `top` (flat samples, `ny` per row) to the height of triangles P (n, 3, 2) (integer
+    sample coordinates, any orientation; vertex heights Z (n, 3)) at the samples they cover."""
+    lo, hi = P.min(1), P.max(1)
+    size = hi - lo + 1
+    code = size[:, 0] * (int(size[:, 1].max()) + 1) + size[:, 1]     # (one int per bounding-box shape)
+    order = np.argsort(code, kind="stable")
+    kinds, first = np.unique(code[order], return_index=True)
+    for g in range(len(kinds)):
+        sel = order[first[g]:first[g + 1] if g + 1 < len(first) else len(order)]
+        dims = size[sel[0]]
+        a, b = np.meshgrid(np.arange(dims[0]), np.arange(dims[1]), indexing="ij")
+        off = np.stack([a.ravel(), b.ravel()], 1)                  # (samples, 2)
+        per = max(1, chunk // len(off))
+        for c0 in range(0, len(sel), per):
+            idx = sel[c0:c0 + per]
+            p, zz = P[idx].astype(np.float64), Z[idx]
+            q = lo[idx][:, None, :] + off[None]                    # (tri, samples, 2)
+            d1, d2 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]
+            den = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+            r = q - p[:, None, 0]
+            u = (r[..., 0] * d2[:, None, 1] - r[..., 1] * d2[:, None, 0]) / den[:, None]
+            w = (d1[:, None, 0] * r[..., 1] - d1[:, None, 1] * r[..., 0]) / den[:, None]
+            s = 1.0 - u - w
+            hit = (u >= -1e-9) & (w >= -1e-9) & (s >= -1e-9)
+            h = s * zz[:, None, 0] + u * zz[:, None, 1] + w * zz[:, None, 2]
+            np.maximum.at(top, (q[..., 0] * ny + q[..., 1])[hit], h[hit])

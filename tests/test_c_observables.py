@@ -1,0 +1,244 @@
+"""Contact forces, force sensors and DOF forces on the MuJoCo C pipeline (core/mjc.py: MuJoCo's own
+cfrc_ext / cfrc_int of every step) against MuJoCo-Warp on Warp's CPU backend (Newton's
+observables, the path CUDA users get): the same scenes, the same inputs, readings that agree
+within the two solvers' tolerance (float64 C vs float32 Warp, each warm-started its own way),
+in Isaac Gym's frames and signs. Each scene also checks the physics both must satisfy."""
+
+import numpy as np
+import pytest
+import torch
+
+from conftest import ASSETS, make_sim, options, pose, write
+from gymlike import gymapi, gymtorch
+from gymlike.core import mjc
+
+G = 9.81
+PIPELINES = ("mujoco-c", "warp")
+
+
+def on(monkeypatch, pipeline):
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+
+
+def check_pipeline(sim, pipeline):
+    assert (mjc.c_step(sim.solver) is not None) == (pipeline == "mujoco-c")
+
+
+# ---------------------------------------------------------------------------- a quadruped
+STAND = {"HAA": 0.0, "HFE": 0.7, "KFE": -1.4}
+LEGS = ["LF", "RF", "LH", "RH"]
+
+
+def quadruped_run(gym, pipeline, monkeypatch, trot=False, frames=150):
+    """Two quadrupeds under PD drives in the standing pose; with `trot`, env 0 folds its LF and
+    RH legs (a trot's swing pair: the foot rises under the hip) from frame 60 and is read 15
+    frames later, standing on RF and LH. -> (mass, feet forces (envs, 4, 3), base forces
+    (envs, 3), DOF forces (envs, 12))."""
+    on(monkeypatch, pipeline)
+    sim = make_sim(gym, dt=1 / 120, substeps=2)
+    asset = gym.load_asset(sim, ASSETS, "urdf/quadruped/quadruped.urdf",
+                           options(default_dof_drive_mode=int(gymapi.DOF_MODE_POS)))
+    names = gym.get_asset_dof_names(asset)
+    props = gym.get_asset_dof_properties(asset)
+    props["stiffness"][:] = 80.0
+    props["damping"][:] = 2.0
+    target = np.array([STAND[n.split("_")[1]] for n in names], np.float32)
+    envs = []
+    for i in range(2):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        a = gym.create_actor(env, asset, pose(z=0.43), "q", i, 1)
+        gym.set_actor_dof_properties(env, a, props)
+        st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
+        st["pos"] = target
+        gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
+        gym.set_actor_dof_position_targets(env, a, target)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    check_pipeline(sim, pipeline)
+    cf = gymtorch.wrap_tensor(gym.acquire_net_contact_force_tensor(sim))
+    df = gymtorch.wrap_tensor(gym.acquire_dof_force_tensor(sim))
+    feet = [gym.find_actor_rigid_body_index(envs[0], 0, f"{leg}_foot", gymapi.DOMAIN_ENV) for leg in LEGS]
+    nb = gym.get_env_rigid_body_count(envs[0])
+    swing = target.copy()
+    for leg in ("LF", "RH"):
+        swing[names.index(f"{leg}_HFE")], swing[names.index(f"{leg}_KFE")] = 1.3, -2.6
+    for frame in range(75 if trot else frames):
+        if frame == 60 and trot:
+            gym.set_actor_dof_position_targets(envs[0], 0, swing)
+        gym.simulate(sim)
+    gym.refresh_net_contact_force_tensor(sim)
+    gym.refresh_dof_force_tensor(sim)
+    mass = sum(p.mass for p in gym.get_actor_rigid_body_properties(envs[0], 0))
+    f = cf.view(2, nb, 3)
+    out = mass, f[:, feet].clone().numpy(), f[:, 0].clone().numpy(), df.view(2, -1).clone().numpy()
+    gym.destroy_sim(sim)
+    return out
+
+
+def test_quadruped_standing_feet_carry_its_weight_on_both_pipelines(gym, monkeypatch):
+    runs = {p: quadruped_run(gym, p, monkeypatch) for p in PIPELINES}
+    for p, (mass, feet, base, dof) in runs.items():
+        total = feet.sum(1)                                       # (envs, 3)
+        np.testing.assert_allclose(total[:, 2], mass * G, rtol=0.01, err_msg=p)
+        np.testing.assert_allclose(feet[:, 0], feet[:, 1] * [1, -1, 1], atol=1e-3 * mass * G)   # left = right mirrored
+        assert (feet[:, :, 2] > 0.15 * mass * G).all(), p         # every foot carries a share
+        assert np.abs(base).max() < 1e-3, p                       # the trunk touches nothing
+    (_, feet_c, _, dof_c), (_, feet_w, _, dof_w) = runs["mujoco-c"], runs["warp"]
+    np.testing.assert_allclose(feet_c, feet_w, atol=0.02 * runs["warp"][0] * G)
+    # the knees hold the trunk: the same joint torques (N m) on both
+    np.testing.assert_allclose(dof_c, dof_w, atol=0.05 * np.abs(dof_w).max())
+    assert np.abs(dof_w).max() > 1.0
+
+
+def test_quadruped_trot_step_unloads_the_swing_feet_on_both_pipelines(gym, monkeypatch):
+    runs = {p: quadruped_run(gym, p, monkeypatch, trot=True) for p in PIPELINES}
+    for p, (mass, feet, _, _) in runs.items():
+        assert np.abs(feet[0, [0, 3]]).max() < 1e-3, p           # env 0's LF and RH feet in the air
+        assert (feet[0, [1, 2], 2] > 0.3 * mass * G).all(), p     # RF and LH carry it
+        assert (feet[1, :, 2] > 0.15 * mass * G).all(), p         # env 1 still stands on four
+    (mass, feet_c, _, dof_c), (_, feet_w, _, dof_w) = runs["mujoco-c"], runs["warp"]
+    # (the trot step is a fall caught by two legs: the float64 and float32 runs drift apart a
+    # little more than at rest)
+    np.testing.assert_allclose(feet_c, feet_w, atol=0.03 * mass * G)
+    np.testing.assert_allclose(dof_c, dof_w, atol=0.1 * np.abs(dof_w).max())
+
+
+# ---------------------------------------------------------------------------- an ant with sensors
+FEET = ["front_left_foot", "front_right_foot", "left_back_foot", "right_back_foot"]
+
+
+def ant_sensors(gym, pipeline, monkeypatch):
+    on(monkeypatch, pipeline)
+    sim = make_sim(gym, dt=1 / 120, substeps=2)
+    ant = gym.load_asset(sim, ASSETS, "mjcf/nv_ant.xml", options())
+    world = gymapi.ForceSensorProperties()
+    world.use_world_frame = True
+    for name in FEET:
+        gym.create_asset_force_sensor(ant, gym.find_asset_rigid_body_index(ant, name), gymapi.Transform(), world)
+    tilted = gymapi.Transform(gymapi.Vec3(0.0, 0.0, 0.05), gymapi.Quat.from_axis_angle(gymapi.Vec3(1, 0, 0), 0.7))
+    gym.create_asset_force_sensor(ant, gym.find_asset_rigid_body_index(ant, "torso"), tilted)
+    for i in range(2):
+        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
+        gym.create_actor(env, ant, pose(z=0.6), "ant", i, 1)
+    gym.prepare_sim(sim)
+    check_pipeline(sim, pipeline)
+    fs = gymtorch.wrap_tensor(gym.acquire_force_sensor_tensor(sim))
+    for _ in range(120):
+        gym.simulate(sim)
+    gym.refresh_force_sensor_tensor(sim)
+    out = fs.clone().numpy().reshape(2, 5, 6)
+    gym.destroy_sim(sim)
+    return out
+
+
+def test_ant_force_sensors_agree_between_pipelines(gym, monkeypatch):
+    c, w = (ant_sensors(gym, p, monkeypatch) for p in PIPELINES)
+    weight = w[:, :4, 2].sum(1)
+    assert (weight > 8.0).all()
+    # the torso sensor covers the whole ant (its subtree): the ground reaction in the sensor's
+    # tilted frame, torque about its origin
+    for r in (c, w):
+        np.testing.assert_allclose(np.linalg.norm(r[:, 4, 0:3], axis=1), r[:, :4, 2].sum(1), rtol=0.01)
+    np.testing.assert_allclose(c, w, atol=0.02 * weight.max())
+
+
+# ---------------------------------------------------------------------------- a gripper holding a box
+GRIPPER = """
+<mujoco model="gripper">
+  <worldbody>
+    <body name="palm">
+      <geom type="box" size="0.06 0.02 0.02" mass="0.5"/>
+      <body name="left" pos="-0.05 0 -0.09">
+        <joint name="left_slide" type="slide" axis="1 0 0" range="-0.03 0.06"/>
+        <geom type="box" size="0.01 0.02 0.06" mass="0.1" friction="1.5"/>
+      </body>
+      <body name="right" pos="0.05 0 -0.09">
+        <joint name="right_slide" type="slide" axis="-1 0 0" range="-0.03 0.06"/>
+        <geom type="box" size="0.01 0.02 0.06" mass="0.1" friction="1.5"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def gripper_run(gym, pipeline, monkeypatch, tmp_path):
+    """A fixed gripper squeezes a 0.2 kg box off the ground with two PD-driven fingers."""
+    on(monkeypatch, pipeline)
+    sim = make_sim(gym, dt=1 / 240, substeps=2)
+    path = write(tmp_path, "gripper.xml", GRIPPER)
+    gripper = gym.load_asset(sim, str(tmp_path), "gripper.xml",
+                             options(fix_base_link=True, default_dof_drive_mode=int(gymapi.DOF_MODE_POS)))
+    del path
+    box = gym.create_box(sim, 0.06, 0.04, 0.06, options(density=0.2 / (0.06 * 0.04 * 0.06)))
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    g = gym.create_actor(env, gripper, pose(z=0.6), "gripper", 0, 0)
+    b = gym.create_actor(env, box, pose(z=0.51), "box", 0, 0)
+    props = gym.get_actor_dof_properties(env, g)
+    props["stiffness"][:] = 400.0
+    props["damping"][:] = 10.0
+    gym.set_actor_dof_properties(env, g, props)
+    gym.set_actor_dof_position_targets(env, g, np.array([0.03, 0.03], np.float32))   # 1 cm past the box
+    gym.prepare_sim(sim)
+    check_pipeline(sim, pipeline)
+    cf = gymtorch.wrap_tensor(gym.acquire_net_contact_force_tensor(sim))
+    root = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+    for _ in range(240):
+        gym.simulate(sim)
+    gym.refresh_net_contact_force_tensor(sim)
+    gym.refresh_actor_root_state_tensor(sim)
+    fingers = [gym.find_actor_rigid_body_index(env, g, n, gymapi.DOMAIN_SIM) for n in ("left", "right")]
+    box_body = gym.get_actor_rigid_body_index(env, b, 0, gymapi.DOMAIN_SIM)
+    out = cf[fingers].clone().numpy(), cf[box_body].clone().numpy(), float(root[b, 2])
+    gym.destroy_sim(sim)
+    return out
+
+
+def test_gripper_holds_a_box_and_both_pipelines_read_the_same_grip(gym, monkeypatch, tmp_path):
+    runs = {p: gripper_run(gym, p, monkeypatch, tmp_path) for p in PIPELINES}
+    for p, (fingers, box, z) in runs.items():
+        assert z > 0.45, p                                         # held, not dropped
+        np.testing.assert_allclose(box, [0, 0, 0.2 * G], atol=0.02 * 0.2 * G, err_msg=p)
+        np.testing.assert_allclose(fingers.sum(0), -box, atol=0.02 * 0.2 * G, err_msg=p)   # action = reaction
+        assert fingers[0, 0] < -1.0 and fingers[1, 0] > 1.0, p      # the box pushes the fingers apart
+    # the squeeze is the same on both; how the box's weight splits between two fingers is
+    # statically indeterminate (each solver's warm start picks a split), their sum is not
+    c, w = runs["mujoco-c"][0], runs["warp"][0]
+    np.testing.assert_allclose(c[:, 0], w[:, 0], rtol=0.02)
+    np.testing.assert_allclose(c[:, 2].sum(), w[:, 2].sum(), rtol=0.02)
+
+
+# ---------------------------------------------------------------------------- DOF forces of an arm
+def arm_dof_forces(gym, pipeline, monkeypatch):
+    on(monkeypatch, pipeline)
+    sim = make_sim(gym, dt=1 / 240, substeps=1)
+    arm = gym.load_asset(sim, ASSETS, "urdf/arm7/arm7.urdf",
+                         options(fix_base_link=True, default_dof_drive_mode=int(gymapi.DOF_MODE_POS)))
+    n = gym.get_asset_dof_count(arm)
+    q = np.zeros(n, np.float32)
+    q[:7] = [0.0, 0.8, 0.0, -1.0, 0.0, 0.6, 0.0]
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    a = gym.create_actor(env, arm, pose(), "arm", 0, 0)
+    props = gym.get_actor_dof_properties(env, a)
+    props["stiffness"][:] = 2000.0
+    props["damping"][:] = 100.0
+    gym.set_actor_dof_properties(env, a, props)
+    st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
+    st["pos"] = q
+    gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
+    gym.set_actor_dof_position_targets(env, a, q)
+    gym.prepare_sim(sim)
+    check_pipeline(sim, pipeline)
+    df = gymtorch.wrap_tensor(gym.acquire_dof_force_tensor(sim))
+    for _ in range(240):
+        gym.simulate(sim)
+    gym.refresh_dof_force_tensor(sim)
+    out = df.clone().numpy()
+    gym.destroy_sim(sim)
+    return out
+
+
+def test_arm_dof_forces_agree_between_pipelines(gym, monkeypatch):
+    c, w = (arm_dof_forces(gym, p, monkeypatch) for p in PIPELINES)
+    assert np.abs(w).max() > 1.0                                   # a loaded arm
+    np.testing.assert_allclose(c, w, atol=0.01 * np.abs(w).max())

@@ -1,0 +1,164 @@
+"""Terrain on the MuJoCo C pipeline: a triangle mesh that is a height map becomes a MuJoCo
+heightfield (core/terrain.py heightmap_of), so sims with terrain step in MuJoCo C with MuJoCo's
+exact heightfield contacts instead of leaving for Newton's collision pipeline and MuJoCo-Warp."""
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+from conftest import ASSETS, make_sim, options, pose
+from gymlike import gymapi, gymtorch, terrain_utils
+from gymlike.core import mjc
+from gymlike.core.terrain import heightmap_of
+
+HS, VS = 0.1, 0.005
+
+
+def _rough(levels=4, cols=4, w=40, seed=0):
+    """A grid of sub-terrains of terrain_utils' kinds (slopes, noise, stairs, obstacles)."""
+    rng = np.random.default_rng(seed)
+    np.random.seed(seed)
+    hf = np.zeros((levels * w, cols * w), np.int16)
+    for i in range(levels):
+        for j in range(cols):
+            t = terrain_utils.SubTerrain("t", width=w, length=w, vertical_scale=VS, horizontal_scale=HS)
+            d = (i + 1) / levels
+            kind = (i + j) % 4
+            if kind == 0:
+                terrain_utils.pyramid_sloped_terrain(t, slope=0.3 * d, platform_size=1.0)
+            elif kind == 1:
+                terrain_utils.random_uniform_terrain(t, min_height=-0.04 * d, max_height=0.04 * d, step=0.01,
+                                                     downsampled_scale=0.2)
+            elif kind == 2:
+                terrain_utils.pyramid_stairs_terrain(t, step_width=0.4, step_height=0.06 * d, platform_size=1.0)
+            else:
+                terrain_utils.discrete_obstacles_terrain(t, 0.06 * d, 0.4, 1.0, 8, platform_size=1.0)
+            hf[i * w:(i + 1) * w, j * w:(j + 1) * w] = t.height_field_raw
+    del rng
+    return hf
+
+
+def _mesh_height(v, t, x, y):
+    """The highest point of the mesh over (x, y) (brute force over the triangles nearby)."""
+    P, Z = v[t][:, :, :2].astype(np.float64), v[t][:, :, 2].astype(np.float64)
+    near = (np.abs(P[:, :, 0] - x).min(1) < 0.3) & (np.abs(P[:, :, 1] - y).min(1) < 0.3)
+    best = -np.inf
+    for p, z in zip(P[near], Z[near]):
+        d1, d2 = p[1] - p[0], p[2] - p[0]
+        den = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(den) < 1e-12:
+            continue
+        r = np.array([x, y]) - p[0]
+        u, w = (r[0] * d2[1] - r[1] * d2[0]) / den, (d1[0] * r[1] - d1[1] * r[0]) / den
+        if u >= -1e-9 and w >= -1e-9 and u + w <= 1 + 1e-9:
+            best = max(best, (1 - u - w) * z[0] + u * z[1] + w * z[2])
+    return best
+
+
+def _field_height(field, x, y):
+    """The heightfield's surface at (x, y): MuJoCo's cells split along the (+x, +y) diagonal."""
+    (x0, y0), step, h = field
+    a, b = (x - x0) / step, (y - y0) / step
+    i, j = min(int(a), h.shape[0] - 2), min(int(b), h.shape[1] - 2)
+    s, t = a - i, b - j
+    if s >= t:
+        return h[i, j] + s * (h[i + 1, j] - h[i, j]) + t * (h[i + 1, j + 1] - h[i + 1, j])
+    return h[i, j] + t * (h[i, j + 1] - h[i, j]) + s * (h[i + 1, j + 1] - h[i, j + 1])
+
+
+def test_a_height_map_without_walls_becomes_an_exact_heightfield():
+    hf = _rough(2, 2)
+    v, t = terrain_utils.convert_heightfield_to_trimesh(hf, HS, VS)
+    field = heightmap_of(v, t)
+    (x0, y0), step, h = field
+    assert (x0, y0) == (0.0, 0.0) and step == pytest.approx(HS)
+    np.testing.assert_allclose(h, hf * VS, atol=1e-6)                 # the samples are the vertices
+    rng = np.random.default_rng(1)
+    for x, y in rng.uniform(0.05, 7.8, (40, 2)):                        # and between them, the same surface
+        assert _field_height(field, x, y) == pytest.approx(_mesh_height(v, t, x, y), abs=1e-5)
+
+
+def test_vertical_walls_become_ramps_of_a_quarter_step():
+    hf = _rough(2, 2)
+    v, t = terrain_utils.convert_heightfield_to_trimesh(hf, HS, VS, slope_threshold=0.5)
+    field = heightmap_of(v, t)
+    (_, _), step, h = field
+    assert step == pytest.approx(HS / 4)
+    rng = np.random.default_rng(2)
+    errors = []
+    for x, y in rng.uniform(0.05, 7.8, (300, 2)):
+        errors.append(abs(_field_height(field, x, y) - _mesh_height(v, t, x, y)))
+    errors = np.array(errors)
+    # equal everywhere but within a quarter step of a wall, where the wall is a ramp
+    assert np.median(errors) < 1e-5 and (errors < 1e-4).mean() > 0.8
+
+
+def test_meshes_that_are_not_height_maps_stay_meshes():
+    rng = np.random.default_rng(3)
+    v = rng.uniform(-1, 1, (30, 3)).astype(np.float32)                   # no lattice
+    assert heightmap_of(v, np.arange(30).reshape(10, 3)) is None
+    v, t = terrain_utils.convert_heightfield_to_trimesh(np.zeros((10, 10), np.int16), HS, VS)
+    assert heightmap_of(v, t[: len(t) // 2]) is None                     # half of it missing
+
+
+STAND = {"HAA": 0.0, "HFE": 0.7, "KFE": -1.4}
+NENV = 64
+
+
+def test_quadrupeds_stand_on_rough_terrain_on_the_c_pipeline(gym):
+    """64 quadrupeds under PD drives on a generated rough terrain (terrain_utils, vertical walls),
+    1000 steps: the sim steps in MuJoCo C (no Newton contacts), MuJoCo drops no contact, nothing
+    diverges, and the feet that carry weight rest on the mesh's surface."""
+    sim = make_sim(gym, ground=False, dt=1 / 200, substeps=1)
+    hf = _rough()
+    v, t = terrain_utils.convert_heightfield_to_trimesh(hf, HS, VS, slope_threshold=0.5)
+    tp = gymapi.TriangleMeshParams()
+    tp.nb_vertices, tp.nb_triangles = len(v), len(t)
+    gym.add_triangle_mesh(sim, v.flatten(), t.flatten(), tp)
+    asset = gym.load_asset(sim, ASSETS, "urdf/quadruped/quadruped.urdf",
+                           options(default_dof_drive_mode=int(gymapi.DOF_MODE_POS)))
+    names = gym.get_asset_dof_names(asset)
+    props = gym.get_asset_dof_properties(asset)
+    props["stiffness"][:], props["damping"][:] = 80.0, 2.0
+    target = np.array([STAND[n.split("_")[1]] for n in names], np.float32)
+    rng = np.random.default_rng(4)
+    spots = rng.uniform(0.6, 15.4, (NENV, 2))
+    for i, (x, y) in enumerate(spots):
+        env = gym.create_env(sim, gymapi.Vec3(0, 0, 0), gymapi.Vec3(0, 0, 0), 8)   # all over the one terrain
+        ground = max(_mesh_height(v, t, x + dx, y + dy) for dx in (-0.3, 0.3) for dy in (-0.2, 0.2))
+        a = gym.create_actor(env, asset, pose(x, y, ground + 0.45), "q", i, 1)
+        gym.set_actor_dof_properties(env, a, props)
+        st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
+        st["pos"] = target
+        gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
+        gym.set_actor_dof_position_targets(env, a, target)
+    gym.prepare_sim(sim)
+    cs = mjc.c_step(sim.solver)
+    assert cs is not None and sim.pipeline is None                    # MuJoCo C, MuJoCo's own contacts
+    cf = gymtorch.wrap_tensor(gym.acquire_net_contact_force_tensor(sim))
+    body = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                                 # (a dropped contact warns)
+        for _ in range(1000):
+            gym.simulate(sim)
+    assert not cs.capacity_seen.any()
+    gym.refresh_net_contact_force_tensor(sim)
+    gym.refresh_rigid_body_state_tensor(sim)
+    assert torch.isfinite(body).all()
+    nb = gym.get_asset_rigid_body_count(asset)
+    feet = [gym.find_asset_rigid_body_index(asset, f"{leg}_foot") for leg in ("LF", "RF", "LH", "RH")]
+    b = body.view(NENV, nb, 13)
+    f = cf.view(NENV, nb, 3)
+    gaps = []
+    for e in range(NENV):
+        for k in feet:
+            if f[e, k, 2] > 5.0:                                       # a foot carrying weight
+                x, y, z = b[e, k, 0:3].tolist()
+                gaps.append(z - 0.022 - _mesh_height(v, t, x, y))
+    gaps = np.array(gaps)
+    assert len(gaps) > 100                                             # most feet are down
+    # on the surface: within a few mm, except a foot resting on a step's edge (its centre is
+    # then beyond the edge, above the lower side)
+    assert np.median(np.abs(gaps)) < 0.003 and (gaps > -0.005).all()
