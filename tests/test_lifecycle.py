@@ -56,7 +56,7 @@ def test_failed_prepare_sim_changes_nothing_and_the_script_continues(gym, monkey
     sim, envs, box = _scene(gym)
     real = build._make_solver
 
-    def broken(s):
+    def broken(s, *args):
         raise RuntimeError("solver could not be made")
     monkeypatch.setattr(build, "_make_solver", broken)
     with pytest.raises(RuntimeError, match="solver could not be made"):

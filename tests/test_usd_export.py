@@ -96,9 +96,17 @@ def test_sim_export_puts_bodies_at_simulated_poses(gym, tmp_path):
     xf = UsdGeom.Xformable(hf[0]).ComputeLocalToWorldTransform(Usd.TimeCode.Default())
     pts = np.array([xf.Transform(pxr.Gf.Vec3d(*map(float, v))) for v in UsdGeom.Mesh(hf[0]).GetPointsAttr().Get()])
     want = np.array([(10.0 + i * 0.5, 10.0 + j * 0.25, heights[i, j] * 0.01) for i in range(3) for j in range(2)])
-    assert len(pts) == 6
-    for w_ in want:
-        assert np.abs(pts - w_).max(axis=1).min() < 1e-4, w_
+    for w_ in want:                      # (the MuJoCo C pipeline subdivides cells longer than
+        assert np.abs(pts - w_).max(axis=1).min() < 1e-4, w_          # 0.1 m: more points, the same surface)
+    # every point lies on the heightfield's surface: its cells split along the (+x, +y) diagonal
+    for x, y, z in pts:
+        a, b = (x - 10.0) / 0.5, (y - 10.0) / 0.25
+        i, j = min(int(a), 1), min(int(b), 0)
+        u, v = a - i, b - j
+        h = heights * 0.01
+        want_z = (h[i, j] + u * (h[i + 1, j] - h[i, j]) + v * (h[i + 1, j + 1] - h[i + 1, j]) if u >= v
+                  else h[i, j] + v * (h[i, j + 1] - h[i, j]) + u * (h[i + 1, j + 1] - h[i, j + 1]))
+        assert abs(z - want_z) < 1e-4, (x, y, z, want_z)
     assert not any(p.HasAPI(pxr.UsdPhysics.RigidBodyAPI) for p in stage.Traverse())
 
 

@@ -103,24 +103,34 @@ class ContactForces:
         n = max(1, sim.host.num_bodies)
         self.force = wp.zeros(n, dtype=wp.vec3, device=sim.device)
         self.torque = wp.zeros(n, dtype=wp.vec3, device=sim.device)
-        self._stamp = None
+        self._stamp = self._force_stamp = None
 
-    def update(self):
-        """Accumulate the contact forces of the last step (once per simulate)."""
+    def update(self, torques=True):
+        """Accumulate the contact forces of the last step (once per simulate); `torques`: also
+        their moments (force sensors need them, net contact forces do not)."""
         o = self.observed
         stamp = (id(o.obs), o.steps, self.sim.frame)
-        if stamp == self._stamp:
+        if stamp == self._stamp or (not torques and stamp == self._force_stamp):
             return
-        self._stamp = stamp
+        if o.c is not None:               # MuJoCo C: per-body contact wrenches of the last step
+            if o.steps == 0:
+                self.force.zero_()
+                self.torque.zero_()
+            elif torques:
+                f, t = o.c.contact_wrenches()
+                self.force.numpy()[:len(f)] = f
+                self.torque.numpy()[:len(t)] = t
+            else:
+                f = o.c.contact_forces()
+                self.force.numpy()[:len(f)] = f
+            self._force_stamp = stamp
+            if torques:
+                self._stamp = stamp
+            return
+        self._stamp = self._force_stamp = stamp
         self.force.zero_()
         self.torque.zero_()
         if o.steps == 0:
-            return
-        if o.c is not None:               # MuJoCo C: per-body contact wrenches of the last step
-            f, t = o.c.contact_wrenches()
-            n = len(f)
-            self.force.numpy()[:n] = f
-            self.torque.numpy()[:n] = t
             return
         c, m = o.contacts, self.sim.model
         if c.rigid_contact_max == 0:
@@ -147,7 +157,7 @@ def _announce(sim, what):
 # ============================================================================ tensor API
 def refresh_net_contact_forces(sim, buf):
     cf = contact_forces(sim, "refresh_net_contact_force_tensor")
-    cf.update()
+    cf.update(torques=False)
     if sim.host.num_bodies:
         wp.copy(wp.from_torch(buf._torch, dtype=wp.vec3), cf.force, count=sim.host.num_bodies)
 
@@ -158,7 +168,7 @@ def body_forces_host(sim, what):
     sim.ensure_ready(what)
     _announce(sim, what)
     cf = contact_forces(sim, what)
-    cf.update()
+    cf.update(torques=False)
     return cf.force.numpy()[: sim.host.num_bodies].astype(np.float32)
 
 

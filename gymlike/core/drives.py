@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import mjc
 from .errors import GymlikeTypeError, GymlikeValueError
 from .runtime import LazyModule, call_name, wp as _wp
 from .types import number
@@ -33,6 +34,8 @@ def write(sim, kind, src, ids, count, *, local=False, accumulate=False, launch=N
     from `src` (float32 Warp array: one row per DOMAIN_SIM DOF, or with `local` the one actor's
     values). `launch`: the tensor API's recorded launcher (None: a plain launch)."""
     d, c = sim.dev, sim.control
+    if kind != "actuation" and (cs := mjc.c_step(sim.solver)) is not None:
+        cs.targets_written()
     if kind == "pos_target":
         dst, index = c.joint_target_q, d.dof_q
     elif kind == "vel_target":

@@ -1,7 +1,8 @@
 """Cheap repeated kernel launches for the step path.
 
 `wp.launch` packs every argument on every call (about 15 us of Python per launch on this CPU);
-a recorded `wp.Launch` re-launches in about 3 us. `Launcher` keeps one recorded launch per
+a recorded `wp.Launch` re-launches in about 3 us, and a captured graph of a whole function of
+launches (`Graphs`, Warp's public capture API) replays in C++. `Launcher` keeps one recorded launch per
 call site and re-packs only the arguments that changed since the last call (another array
 object, such as a new user tensor, or another scalar value), so the tensor API's fixed per-step launches cost
 a few microseconds each instead of tens."""
@@ -23,14 +24,56 @@ class Launcher:
         if not dim:                     # nothing to launch over (wp.launch records no command)
             return
         e = self._cmds.get(key)
-        if e is None or e[2] != dim or e[3] is not kernel:
+        if e is None or e[3] is not kernel:
             cmd = wp.launch(kernel, dim=dim, inputs=list(args), device=self.device, record_cmd=True)
             e = self._cmds[key] = [cmd, list(args), dim, kernel]
         else:
             cmd, old = e[0], e[1]
+            if e[2] != dim:                  # (an indexed setter's count changes from call to call)
+                cmd.set_dim(dim)
+                e[2] = dim
             for i, a in enumerate(args):
                 o = old[i]
                 if o is not a and (isinstance(a, wp.array) or o != a):
                     cmd.set_param_at_index(i, a)
                     old[i] = a
         e[0].launch()
+
+
+class Graphs:
+    """Warp CPU graphs of functions that only launch kernels (Newton's conversions, forward
+    kinematics), one per key (the arrays a call uses): the first call of a key runs the
+    function, the second captures it into a graph, later ones replay the graph in C++ (a few
+    microseconds instead of tens per kernel launch). On CUDA the function is called directly
+    (a CUDA capture must not allocate or synchronise, which these functions do not promise)."""
+
+    def __init__(self, device):
+        self.device = device
+        self.cpu = str(device).startswith("cpu")
+        self.graphs = {}
+
+    def clear(self):
+        self.graphs.clear()
+
+    def __call__(self, key, fn, *args):
+        if not self.cpu:
+            fn(*args)
+            return
+        g = self.graphs.get(key)
+        if g is None:
+            self.graphs[key] = False         # (run once: kernels load, results are needed now)
+            fn(*args)
+        elif g is False:
+            try:
+                with wp.ScopedCapture(device=self.device) as cap:
+                    fn(*args)
+            except Exception:                 # (not capturable: called directly from now on)
+                self.graphs[key] = "direct"
+                fn(*args)
+                return
+            self.graphs[key] = cap.graph
+            wp.capture_launch(cap.graph)      # (a CPU capture records without running)
+        elif isinstance(g, str):
+            fn(*args)
+        else:
+            wp.capture_launch(g)

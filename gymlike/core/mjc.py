@@ -39,6 +39,7 @@ import os
 import numpy as np
 
 from . import upstream
+from .launch import Graphs
 from .errors import GymlikeValueError, warn
 from .runtime import newton as _newton, wp as _wp
 
@@ -60,40 +61,6 @@ def applies(device):
 def c_step(solver):
     """The solver when it steps on MuJoCo C, else None."""
     return solver if isinstance(solver, SolverMuJoCoC) else None
-
-
-class Graphs:
-    """Warp CPU graphs of Newton's conversion functions, one per key (the arrays a call uses):
-    the first call of a key runs the function, the second captures it into a graph, later
-    ones replay the graph in C++ (a few microseconds instead of tens per kernel launch)."""
-
-    def __init__(self, device):
-        self.device = device
-        self.graphs = {}
-
-    def clear(self):
-        self.graphs.clear()
-
-    def __call__(self, key, fn, *args):
-        wp = _wp()
-        g = self.graphs.get(key)
-        if g is None:
-            self.graphs[key] = False         # (run once: kernels load, results are needed now)
-            fn(*args)
-        elif g is False:
-            try:
-                with wp.ScopedCapture(device=self.device) as cap:
-                    fn(*args)
-            except Exception:                 # (not capturable: called directly from now on)
-                self.graphs[key] = "direct"
-                fn(*args)
-                return
-            self.graphs[key] = cap.graph
-            wp.capture_launch(cap.graph)      # (a CPU capture records without running)
-        elif isinstance(g, str):
-            fn(*args)
-        else:
-            wp.capture_launch(g)
 
 
 SolverMuJoCo = _newton().solvers.SolverMuJoCo
@@ -139,6 +106,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.forget = np.ones(self.nworld, bool)     # rows whose warm start and activations reset then
         self.fields = self.base = None
         self.failed = None           # (worlds, message) MuJoCo raised an error in, last step
+        self.ctrl_current = False    # MuJoCo's ctrl rows follow Newton's joint targets
+        self.qfrc_nonzero = self.xfrc_nonzero = True   # the rows' applied forces may be non-zero
         # Newton's conversion of efforts on BALL joints reads joint_q (the joint's rotation):
         # those inputs need Newton's state current before each step (gymlike builds ball joints
         # as three hinges today, so this guards a future mapping)
@@ -149,6 +118,16 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.dt = None
         self.views = {}
         self.observing = False       # the worlds step the model with the force sensor
+        self.dof_rows = None         # Newton DOF -> flat qvel row (_newton_dof_rows)
+        self.clamp_rows = None       # (limits array, its view, rows, valid) of clamp_dof_velocities
+        # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
+        # through the reload of its world (no model notification needed)
+        newton = _newton()
+        jt, jp, jc = (a.numpy() for a in (model.joint_type, model.joint_parent, model.joint_child))
+        roots = jc[(jt == int(newton.JointType.FIXED)) & (jp < 0)]
+        b2n = self.mjc_body_to_newton.numpy()
+        mocap = np.asarray(m.body_mocapid)[np.nonzero(np.isin(b2n, roots))[1]]
+        self.fixed_roots_are_mocap = bool(len(mocap) >= len(roots) and (mocap >= 0).all())
         self.obs_tables = None
         self.capacity_seen = None
         self._make_batch(m)
@@ -168,11 +147,14 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.rows = {name: b.bind(name) for name in
                      ("time", "qpos", "qvel", "act", "qacc_warmstart", "ctrl", "qfrc_applied",
                       "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat")}
+        if self.observing:
+            self.out = {name: b.bind(name) for name in ("cfrc_ext", "cfrc_int", "cdof", "subtree_com", "xipos")}
         self.inputs_seen = None
-        self.params_dirty = True
         W = self.mujoco.mjtWarning
         self.capacity_idx = [int(getattr(W, n)) for n in _CAPACITY_WARNINGS]
         self.capacity_seen = np.zeros((self.nworld, len(self.capacity_idx)), np.int64)
+        self.warn_counts = b.warning[:, :, 1]         # (a view: the batch's warning counters)
+        self.warn_total = int(self.warn_counts.sum())
 
     def _mjw(self, name):
         """`mjw_data.<name>` as a (worlds, values) numpy view, kept while the array is the same."""
@@ -219,12 +201,17 @@ class SolverMuJoCoC(SolverMuJoCo):
         super().reset(state, world_mask, flags=flags)
         self.invalidate(worlds, forget=True)
 
+    def targets_written(self):
+        """Position or velocity targets changed (MuJoCo's ctrl follows them at the next step)."""
+        self.ctrl_current = False
+
     def notify_model_changed(self, flags):
         super().notify_model_changed(flags)      # (may pose mocap bodies, switch equalities)
         self.model_changed()
 
     def model_changed(self):
         self.params_dirty = True
+        self.ctrl_current = False        # (gains and actuators may change what ctrl means)
         self.caps = self.bounds = None   # (per-world models, so the speed bound's lengths, may change)
         self.inputs_gen += 1
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
@@ -255,13 +242,18 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def _sync_params(self):
         """Every world steps the parameters Newton holds for it in mjw_model (masses, gains,
-        friction, limits, options set through the API): fields whose values differ from the
-        batch's model get per-world values (`Batch.expand`), written after each change."""
+        friction, limits, options set through the API): values all worlds share go into the
+        template (the batch is remade from it when one changes), fields whose values differ
+        between worlds become per-world values (`Batch.expand`: the batch copies those into
+        each world's model every step, so only real differences are made per-world)."""
+        if self.template is not self.mj_model:      # (the model with the force sensor)
+            _copy_values(self.mj_model, self.template)
         if self.fields is None:
             self.fields = self._fields()
             self.base = {key: self._base_value(key) for key, _, _ in self.fields}
-        n, b = self.nworld, self.batch
+        n = self.nworld
         flags = self.mujoco.mjtDisableBit
+        shared, per_world = {}, {}
         for key, arr, shape in self.fields:
             v = arr.numpy().reshape(-1, *shape) if shape else arr.numpy().reshape(-1)
             if key == "geom_gap":
@@ -270,14 +262,32 @@ class SolverMuJoCoC(SolverMuJoCo):
                 # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
                 v = (v.astype(np.int64) | int(flags.mjDSBL_AUTORESET)) & ~(int(flags.mjDSBL_SENSOR)
                                                                             if self.observing else 0)
-            v = np.broadcast_to(v, (n, *shape)) if len(v) == 1 else v
-            if key in b._expanded:
-                cur = b._expanded[key]
-                if not np.array_equal(cur, v.reshape(cur.shape)):
-                    cur[...] = v.reshape(cur.shape)
-            elif not (v.reshape(n, -1).astype(np.float64) == self.base[key].reshape(1, -1)).all():
-                cur = b.expand(key)
-                cur[...] = v.reshape(cur.shape)
+            v = np.broadcast_to(v, (n, *shape)).reshape(n, -1) if len(v) == 1 else v.reshape(n, -1)
+            base = self.base[key].reshape(1, -1)
+            if v.dtype == np.float32:
+                # Newton's float32 copy of the compiled float64 value stands for that value
+                v = np.where(v == base.astype(np.float32), base, v)
+            v = v.astype(np.float64)
+            if (v == v[:1]).all():
+                shared[key] = v[0]
+            else:
+                per_world[key] = v
+        remake = set(self.batch._expanded) != set(per_world)
+        for key, value in shared.items():
+            target, name = (self.template.opt, key[4:]) if key.startswith("opt.") else (self.template, key)
+            cur = getattr(target, name)
+            if not np.array_equal(np.asarray(cur, np.float64).reshape(-1), value):
+                if isinstance(cur, np.ndarray):
+                    cur[...] = value.reshape(cur.shape)
+                else:
+                    setattr(target, name, type(cur)(value[0]))
+                remake = True
+        if remake:
+            self._make_batch(self.template, self.batch.state)
+        for key, value in per_world.items():
+            cur = self.batch.expand(key)
+            if not np.array_equal(cur.reshape(n, -1), value):
+                cur[...] = value.reshape(cur.shape)
         self.params_dirty = False
 
     def _base_value(self, key):
@@ -286,11 +296,14 @@ class SolverMuJoCoC(SolverMuJoCo):
         return np.asarray(getattr(owner, key.split(".")[-1]), np.float64).copy()
 
     # ------------------------------------------------------------------ the step
-    def step(self, state_in, state_out, control, contacts, dt, *, observables=None, substeps=1, **kw):
+    def step(self, state_in, state_out, control, contacts, dt, *, observables=None, substeps=1, efforts=True,
+             body_forces=True, **kw):
         """SolverMuJoCo.step on MuJoCo C for `substeps` steps of `dt` each (the same inputs in
         each): Newton's control -> MuJoCo's inputs, Newton's state -> MuJoCo only for written
-        worlds, the batch steps, MuJoCo -> Newton's state deferred (`defer`). A step that fills
-        Newton's solver observables (arrays of MuJoCo-Warp) runs Newton's own step once."""
+        worlds, the batch steps, MuJoCo -> Newton's state deferred (`defer`). `efforts` /
+        `body_forces` False: control.joint_f / state_in.body_f hold zeros (the caller knows;
+        their conversion is then skipped once MuJoCo's inputs hold those zeros). A step that
+        fills Newton's solver observables (arrays of MuJoCo-Warp) runs Newton's own step once."""
         self.bounds = None               # (MuJoCo's velocities change: speed_bounds recomputes)
         if observables is not None:
             if substeps != 1:
@@ -302,14 +315,21 @@ class SolverMuJoCoC(SolverMuJoCo):
             return
         if self.inputs_read_state:
             self.sync()
-        self.graphs(("in", id(state_in), id(control)), upstream.apply_control, self, self.model, state_in,
-                    control, self.mjw_data)
+        # Newton's control -> MuJoCo-Warp's copies of the inputs, then into the rows: only what
+        # can have changed since the rows were last written
+        ctrl = not self.ctrl_current
+        qfrc = efforts or self.qfrc_nonzero
+        xfrc = body_forces or self.xfrc_nonzero
+        if ctrl or qfrc or xfrc:
+            self.graphs(("in", id(state_in), id(control)), upstream.apply_control, self, self.model, state_in,
+                        control, self.mjw_data)
         if state_in is not self.last_out:
             self.stale[:] = True
         if self.stale.any():
             self._reload(state_in)
         self._prepare(dt)
-        self._write_inputs()
+        self._write_inputs(ctrl, qfrc, xfrc)
+        self.ctrl_current, self.qfrc_nonzero, self.xfrc_nonzero = True, efforts, body_forces
         try:
             self.batch.step(nstep=int(substeps))
         except self._batch_mod.SimulationError as e:
@@ -364,11 +384,14 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.params_dirty:
             self._sync_params()
 
-    def _write_inputs(self):
+    def _write_inputs(self, ctrl=True, qfrc=True, xfrc=True):
         r = self.rows
-        self._row("ctrl")[:] = self._mjw("ctrl")
-        self._row("qfrc_applied")[:] = self._mjw("qfrc_applied")
-        self._row("xfrc_applied")[:] = self._mjw("xfrc_applied")
+        if ctrl and self.mj_model.nu:
+            self._row("ctrl")[:] = self._mjw("ctrl")
+        if qfrc:
+            self._row("qfrc_applied")[:] = self._mjw("qfrc_applied")
+        if xfrc:
+            self._row("xfrc_applied")[:] = self._mjw("xfrc_applied")
         if self.inputs_seen != self.inputs_gen:    # equality switches and mocap poses
             self.inputs_seen = self.inputs_gen
             if self.mj_model.neq:
@@ -380,6 +403,10 @@ class SolverMuJoCoC(SolverMuJoCo):
     def _check_capacity(self):
         """MuJoCo drops contacts or constraints when its arena is full: say so once per sim,
         with the count and the setting that raises it (never silently)."""
+        total = int(self.warn_counts.sum())          # (every warning kind: one cheap sum per step)
+        if total == self.warn_total:
+            return
+        self.warn_total = total
         counts = self.batch.warning[:, self.capacity_idx, 1]
         grown = counts > self.capacity_seen
         if not grown.any():
@@ -393,6 +420,43 @@ class SolverMuJoCoC(SolverMuJoCo):
                  f"{' ...' if len(envs) > 10 else ''}: some were dropped in that step. Raise it with "
                  "sim.mujoco_options = {'arena_kib': N} before prepare_sim (gymlike.envs tasks: sim.mujoco.arena_kib)",
                  RuntimeWarning)
+
+    def clamp_dof_velocities(self, dof_qd, limits):
+        """Isaac Gym's DOF velocity limits on MuJoCo's rows (the truth): |v| <= limit for the
+        DOFs (Newton DOF indices `dof_qd`, Warp int32) with a limit > 0 (`limits`, Warp)."""
+        if self.clamp_rows is None or self.clamp_rows[0] is not limits:
+            rows = self._newton_dof_rows()[dof_qd.numpy()]
+            self.clamp_rows = (limits, limits.numpy(), np.maximum(rows, 0), rows >= 0)
+        _, lim, rows, ok = self.clamp_rows
+        qvel = self.rows["qvel"].reshape(-1)
+        v = qvel[rows]
+        over = ok & (lim > 0) & (np.abs(v) > lim)
+        if over.any():
+            qvel[rows[over]] = np.clip(v[over], -lim[over], lim[over])
+            self.bounds = None
+
+    def _newton_dof_rows(self):
+        """Newton joint DOF -> its (world * nv + MuJoCo DOF) in the flattened qvel rows (-1:
+        none, e.g. DOFs of world -1)."""
+        if self.dof_rows is not None:
+            return self.dof_rows
+        model, nv = self.model, self.mj_model.nv
+        qd_start = model.joint_qd_start.numpy()
+        jworld = model.joint_world.numpy()
+        jstart = model.joint_world_start.numpy()
+        mj_qd = self.mj_qd_start.numpy()
+        dof_row = np.full(model.joint_dof_count, -1, np.int64)
+        for j in range(model.joint_count):
+            w = int(jworld[j])
+            if w < 0:
+                continue
+            t = j - int(jstart[w])
+            if t >= len(mj_qd) or mj_qd[t] < 0:
+                continue
+            k0, k1 = int(qd_start[j]), int(qd_start[j + 1])
+            dof_row[k0:k1] = w * nv + int(mj_qd[t]) + np.arange(k1 - k0)
+        self.dof_rows = dof_row
+        return dof_row
 
     # ------------------------------------------------------------------ observables in C
     def observe(self):
@@ -417,10 +481,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         model.opt.disableflags &= ~int(mujoco.mjtDisableBit.mjDSBL_SENSOR)
         self.template = model
         self.fields = None
-        self._make_batch(model, self.batch.state)
-        b = self.batch
-        self.out = {name: b.bind(name) for name in ("cfrc_ext", "cfrc_int", "cdof", "subtree_com", "xipos")}
         self.observing = True
+        self._make_batch(model, self.batch.state)
+        self.params_dirty = True
         self._observation_tables()
         return True
 
@@ -434,43 +497,35 @@ class SolverMuJoCoC(SolverMuJoCo):
         w, mb = np.nonzero(b2n >= 0)
         body_row[b2n[w, mb]] = w * nb + mb
         root_row = np.where(body_row >= 0, (body_row // nb) * nb + np.asarray(m.body_rootid)[body_row % nb], -1)
-        # Newton joint DOF -> MuJoCo DOF of its world
-        model = self.model
-        qd_start = model.joint_qd_start.numpy()
-        jworld = model.joint_world.numpy()
-        jstart = model.joint_world_start.numpy()
-        mj_qd = self.mj_qd_start.numpy()
-        ndof = model.joint_dof_count
-        dof_row = np.full(ndof, -1, np.int64)
-        for j in range(model.joint_count):
-            w_ = int(jworld[j])
-            if w_ < 0:
-                continue
-            t = j - int(jstart[w_])
-            if t >= len(mj_qd) or mj_qd[t] < 0:
-                continue
-            k0, k1 = int(qd_start[j]), int(qd_start[j + 1])
-            dof_row[k0:k1] = w_ * nv + int(mj_qd[t]) + np.arange(k1 - k0)
-        self.obs_tables = dict(body_row=body_row, root_row=root_row, dof_row=dof_row,
+        dof_row = self._newton_dof_rows()
+        ok = body_row >= 0
+        self.obs_tables = dict(body_rows=np.where(ok, body_row, 0), root_rows=np.where(ok, root_row, 0),
+                               no_row=np.nonzero(~ok)[0], dof_row=dof_row,
                                dof_body=np.asarray(m.dof_bodyid, np.int64))
+
+    def contact_forces(self):
+        """Force of the contacts on every Newton body in the last substep, world frame,
+        (bodies, 3): MuJoCo's external body force less the applied one (xfrc_applied)."""
+        t = self.obs_tables
+        f = self.out["cfrc_ext"].reshape(-1, 6)[t["body_rows"], 3:6] \
+            - self.rows["xfrc_applied"].reshape(-1, 6)[t["body_rows"], 0:3]
+        f[t["no_row"]] = 0.0
+        return f
 
     def contact_wrenches(self):
         """(force, torque about the COM) of the contacts on every Newton body in the last
-        substep, world frame, (bodies, 3) each: MuJoCo's external body forces less the applied
-        ones (xfrc_applied)."""
+        substep, world frame, (bodies, 3) each."""
         t = self.obs_tables
-        rows = t["body_row"]
-        ok = rows >= 0
-        r = np.where(ok, rows, 0)
+        r = t["body_rows"]
         ext = self.out["cfrc_ext"].reshape(-1, 6)[r]              # (torque; force) about the root's subtree COM
         app = self.rows["xfrc_applied"].reshape(-1, 6)[r]         # (force; torque) at the body COM
         com = self.out["xipos"].reshape(-1, 3)[r]
-        ref = self.out["subtree_com"].reshape(-1, 3)[np.where(ok, t["root_row"], 0)]
+        ref = self.out["subtree_com"].reshape(-1, 3)[t["root_rows"]]
         f = ext[:, 3:6] - app[:, 0:3]
-        m_ref = ext[:, 0:3] - app[:, 3:6] - np.cross(com - ref, app[:, 0:3])
-        m_com = m_ref + np.cross(ref - com, f)
-        f[~ok] = 0.0
-        m_com[~ok] = 0.0
+        m_ref = ext[:, 0:3] - app[:, 3:6] - _cross(com - ref, app[:, 0:3])
+        m_com = m_ref + _cross(ref - com, f)
+        f[t["no_row"]] = 0.0
+        m_com[t["no_row"]] = 0.0
         return f, m_com
 
     def dof_forces(self, newton_dofs):
@@ -582,8 +637,9 @@ def _with_force_sensor(spec, mujoco):
     return s.compile()
 
 
-# MjModel fields that describe the added site and sensor, or names: not copied between models
-_OWN = ("name", "names_map", "sensor_", "site_", "signature")
+# MjModel fields that describe the added site and sensor, or names, and the gap the C step drops:
+# not copied between models
+_OWN = ("name", "names_map", "sensor_", "site_", "signature", "geom_gap")
 
 
 def _copy_values(src, dst):
@@ -611,3 +667,9 @@ def _copy_values(src, dst):
                 setattr(dst.opt, name, v)
         except (AttributeError, TypeError):
             pass
+
+
+def _cross(a, b):
+    """Row-wise cross product of (n, 3) arrays (np.cross costs more than this for small n)."""
+    return np.stack([a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1], a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2],
+                     a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]], 1)

@@ -185,6 +185,7 @@ class Sim:
         self.planes: list[PlaneParams] = []
         self.static_meshes = []          # (vertices, triangles, Transform, friction, restitution)
         self._state_sync = None         # brings `state` up to date when read (core/mjc.py)
+        self._graphs = None             # captured forward kinematics (defer_kinematics)
         for name in _BUILT:
             setattr(self, name, None)
         for name in _COMPONENTS:
@@ -441,13 +442,31 @@ class Sim:
         reset unless that is cleared (SolverMuJoCo.reset with StateFlags.NONE leaves the state
         alone and zeroes warm start, activations and applied forces, which control refills)."""
         if self.solver is not None and hasattr(self.solver, "mjw_data"):
-            newton = _newton()
-            mask = None
+            worlds = None
             if actors is not None and not self.one_world:
                 worlds = np.zeros(int(self.model.world_count) + 1, bool)   # last: world -1
                 worlds[self.host.actor_env[np.asarray(actors, np.int64)]] = True
-                mask = _wp().array(worlds, dtype=_wp().bool, device=self.device)
+            from . import mjc
+            cs = mjc.c_step(self.solver)
+            if cs is not None:            # (the C solver takes the host mask as it is)
+                cs.invalidate(worlds, forget=True)
+                return
+            newton = _newton()
+            mask = None if worlds is None else _wp().array(worlds, dtype=_wp().bool, device=self.device)
             self.solver.reset(self.state, mask, flags=newton.StateFlags.NONE)
+
+    def defer_kinematics(self):
+        """After a write of joint coordinates: the bodies follow them (forward kinematics of every
+        articulation) when `state` is next read, rather than at each write (a reset writes many)."""
+        self.sync_state()
+        self._state_sync = self._forward_kinematics
+
+    def _forward_kinematics(self):
+        from .launch import Graphs
+        if self._graphs is None:
+            self._graphs = Graphs(self.device)
+        st = self._state
+        self._graphs(("fk", id(st)), _newton().eval_fk, self.model, st.joint_q, st.joint_qd, st)
 
     def sync_joint_state(self):
         """Make joint_q/joint_qd current (XPBD only writes body_q/body_qd)."""

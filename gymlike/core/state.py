@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import props as P
-from .enums import STATE_POS, STATE_VEL
+from .enums import STATE_POS, STATE_VEL, SimType
 from .errors import GymlikeTypeError, GymlikeValueError
 from .runtime import call_name, newton as _newton, wp as _wp
 
@@ -411,7 +411,14 @@ def _actor_at(env, handle, kind):
 # ---------------------------------------------------------------------------- tensor API writers
 # (tensors.py validates the tensors; one launch over the listed actors each)
 def _written(sim, n, host, arts):
-    """Joints -> bodies of the touched articulations, and the solver forgets its warm start."""
+    """Joints -> bodies of the touched articulations, and the solver forgets its warm start.
+    On MuJoCo, whose truth is the joint coordinates, the bodies follow when the state is next
+    read (forward kinematics of all articulations then: theirs are consistent already); XPBD
+    steps the bodies, whose others must stay bit for bit what they are."""
+    if sim.type == SimType.SIM_PHYSX:
+        sim.state_written(host)
+        sim.defer_kinematics()
+        return
     newton = _newton()
     st = sim.state
     newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st, indices=arts[:n])
@@ -424,12 +431,17 @@ def write_roots(sim, src, ids, host, n, arts, launch):
     TK = _tensor_kernels()
     sim.sync_joint_state()
     m, st, d = sim.model, sim.state, sim.dev
-    launch("set_roots", TK.scatter_roots, n,
+    launch(("set_roots", id(st)), TK.scatter_roots, n,
            (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
             m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts))
     h = sim.host
     if h.any_fixed_root and (host is None or not h.actor_floating[host].all()):
-        P.notify(sim, "JOINT_PROPERTIES")      # a fixed root moved: its joint frame changed
+        # a fixed root moved: its joint frame changed (on MuJoCo C the reload of its world poses
+        # the root's mocap body from that frame; the other solvers need the model notified)
+        from . import mjc
+        cs = mjc.c_step(sim.solver)
+        if cs is None or not cs.fixed_roots_are_mocap:
+            P.notify(sim, "JOINT_PROPERTIES")
     _written(sim, n, host, arts)
 
 
@@ -438,7 +450,7 @@ def write_dof_rows(sim, src, ids, host, n, arts, launch):
     TK = _tensor_kernels()
     sim.sync_joint_state()
     st, d = sim.state, sim.dev
-    launch("set_dofs", TK.scatter_actor_dofs, n,
+    launch(("set_dofs", id(st)), TK.scatter_actor_dofs, n,
            (src, ids, d.actor_dof0, d.actor_ndof, d.dof_q, d.dof_qd, d.actor_articulation, st.joint_q, st.joint_qd,
             arts))
     _written(sim, n, host, arts)

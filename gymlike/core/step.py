@@ -74,9 +74,12 @@ class Stepper:
             if sim.pipeline is not None and sim.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
                 sim.pipeline.collide(s_in, sim.contacts)
             if cstep is not None and "observables" not in kw:
-                kw = dict(kw, substeps=nstep)
+                kw = dict(kw, substeps=nstep, efforts=d.efforts_pending, body_forces=need_wrench)
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
-            if d.velocity_clamp:   # DOF velocity limits (MuJoCo has none of its own)
+            if d.velocity_clamp and cstep is not None and "observables" not in kw:
+                # DOF velocity limits (MuJoCo has none of its own), on MuJoCo C's own rows
+                cstep.clamp_dof_velocities(d.dof_qd, d.dof_velocity_limit)
+            elif d.velocity_clamp:
                 sim.sync_state()
                 launch(("vclamp", id(s_out)), K.clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))

@@ -95,7 +95,7 @@ class TensorAPI:
         from .launch import Launcher
         self.launch = Launcher(dev)                 # recorded launches of the per-step kernels
         self.torch_device = torch.device(dev)
-        self._views = {}                            # recent user tensors -> Warp views (see as_array)
+        self._staging = {}                          # gymlike-owned copies of setter inputs (see as_array)
 
     # ------------------------------------------------------------------ buffers
     def buffer(self, name, shape, fill):
@@ -194,17 +194,19 @@ class TensorAPI:
             raise GymlikeValueError(f"{what}: the tensor must be contiguous (call .contiguous())")
         if tensor._wp is not None and tuple(tensor._wp.shape) == want:
             return tensor._wp
-        # A training loop passes the same few tensors every step (often through a fresh
-        # unwrap_tensor): keep Warp views of the last few, keyed by memory and shape. A view
-        # holds its tensor, so the memory cannot be reused under the key while it is cached.
-        key = (t.data_ptr(), want, t.dtype)
-        v = self._views.get(key)
-        if v is None:
-            v = (t, wp.from_torch(t.view(want)))
-            if len(self._views) >= 8:
-                self._views.pop(next(iter(self._views)))
-            self._views[key] = v
-        return v[1]
+        return self._stage(what, t, want)
+
+    def _stage(self, what, t, shape):
+        """A gymlike-owned buffer holding `t`'s values: a training loop passes new tensors every
+        step (new memory), while each setter's recorded launch keeps one argument per call
+        site; copying (torch, a few microseconds) beats a new Warp view and launch setup."""
+        key = (what, shape, t.dtype)
+        st = self._staging.get(key)
+        if st is None:
+            buf = self.torch.empty(shape, dtype=t.dtype, device=self.torch_device)
+            st = self._staging[key] = (buf, wp.from_torch(buf))
+        st[0].view(-1).copy_(t.reshape(-1))
+        return st[1]
 
     def targets(self, indices, count, what):
         """The actors a setter writes: every actor for ALL, else the validated index tensor.
@@ -228,13 +230,17 @@ class TensorAPI:
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= t.numel():
             raise GymlikeValueError(f"{what}: count must be an int in [0, {t.numel()}] (the number of indices), got {count!r}")
         t = t.reshape(-1)[: int(count)]
-        if not t.is_contiguous():
-            t = t.contiguous()
         host = t.cpu().numpy()
         if host.size and (host.min() < 0 or host.max() >= self.n_act):
             bad = int(host[(host < 0) | (host >= self.n_act)][0])
             raise GymlikeIndexError(f"{what}: actor index {bad} out of range [0, {self.n_act})")
-        return wp.from_torch(t), host
+        # (the launches run over the first `count` entries of one staged buffer)
+        st = self._staging.get("actor indices")
+        if st is None:
+            buf = self.torch.zeros(max(1, self.n_act), dtype=torch.int32, device=self.torch_device)
+            st = self._staging["actor indices"] = (buf, wp.from_torch(buf))
+        st[0][: t.numel()].copy_(t)
+        return st[1], host
 
     # ------------------------------------------------------------------ setters
     # (validated here; written by the module of each concept, shared with the handle API)

@@ -110,11 +110,8 @@ def add_triangle_mesh(sim, vertices, triangles, params):
         field = heightmap_of(v, t.reshape(-1, 3)) if c_path and _z_is_up(xf, sim.params.up_axis) else None
         if field is not None:
             (x0, y0), step, heights = field
-            nx, ny = heights.shape
-            hx, hy = 0.5 * (nx - 1) * step, 0.5 * (ny - 1) * step
-            hf = newton.Heightfield(data=heights.T.astype(np.float32).copy(), nrow=ny, ncol=nx, hx=hx, hy=hy)
-            X = X * wp.transform(wp.vec3(x0 + hx, y0 + hy, 0.0), wp.quat_identity())
-            builder.add_shape_heightfield(heightfield=hf, xform=X, cfg=cfg, label=label)
+            X = X * wp.transform(wp.vec3(x0, y0, 0.0), wp.quat_identity())
+            _add_heightfield(builder, newton, heights, step, step, X, cfg, label, c_path)
             return "heightfield"
         mesh = newton.Mesh(v, t, compute_inertia=False)
         builder.add_shape_mesh(-1, mesh=mesh, xform=X, cfg=cfg, label=label)
@@ -169,27 +166,76 @@ def add_heightfield(sim, samples, params):
         raise GymlikeValueError(f"{what}: samples contain NaN or inf")
     xf = _xform_of(params.transform, what)
     mu, rest = _material(params, what)
-    nx, ny = grid.shape
-    hx = 0.5 * (nx - 1) * scales["row_scale"]
-    hy = 0.5 * (ny - 1) * scales["column_scale"]
     y_up = sim.params.up_axis == UpAxis.UP_AXIS_Y
-    data = heights.T.astype(np.float32).copy()       # Newton/MuJoCo: rows along y, columns along x
     label = f"heightfield_{len(sim.static_meshes)}"
 
     def add(builder, newton, c_path=False):
         wp = _wp()
         cfg = newton.ModelBuilder.ShapeConfig(mu=mu, restitution=rest, collision_group=-1)
-        field = newton.Heightfield(data=data, nrow=ny, ncol=nx, hx=hx, hy=hy)
         X = _wp_transform(wp, xf)
         if y_up:   # local z (height) -> world +y, local x -> x, local y -> -z
             X = X * wp.transform(wp.vec3(0.0, 0.0, 0.0), wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), -0.5 * np.pi))
-        X = X * wp.transform(wp.vec3(hx, hy, 0.0), wp.quat_identity())   # sample [0, 0] at the corner
-        builder.add_shape_heightfield(heightfield=field, xform=X, cfg=cfg, label=label)
+        _add_heightfield(builder, newton, heights, scales["row_scale"], scales["column_scale"], X, cfg, label,
+                         c_path)
         return "heightfield"
 
     add.kind = "heightfield"
     add.segmentation_id = _segmentation_id(params, what)
     sim.static_meshes.append(add)
+
+
+# Depth of solid under a heightfield's lowest point in MuJoCo [m]: Isaac Gym's heightfields are
+# solid all the way down; a thin one (Newton's default is 0.1 mm) lets a falling body pass
+# through between two steps.
+HEIGHTFIELD_BASE = 1.0
+
+
+# Longest heightfield cell MuJoCo collides with [m]: MuJoCo collides a body with each cell's two
+# triangular prisms as convex shapes, one contact per prism, so a box resting inside one large
+# cell would rock on a single contact; larger cells are subdivided (exactly: the subdivided
+# cells interpolate the same triangles).
+MAX_CELL = 0.1
+
+
+def _add_heightfield(builder, newton, heights, sx, sy, X, cfg, label, c_path):
+    """A Newton heightfield of `heights` (nx, ny): sample [i, j] at (i sx, j sy) in the frame
+    `X` (its corner), height along its z."""
+    wp = _wp()
+    if c_path:
+        k = int(np.ceil(max(sx, sy) / MAX_CELL - 1e-9))
+        k = max(1, min(k, int(np.sqrt(SAMPLE_BUDGET / heights.size))))
+        if k > 1:
+            heights, sx, sy = _refine(heights, k), sx / k, sy / k
+    nx, ny = heights.shape
+    hx, hy = 0.5 * (nx - 1) * sx, 0.5 * (ny - 1) * sy
+    # Newton and MuJoCo store rows along y and columns along x, centred on the shape's origin
+    field = newton.Heightfield(data=heights.T.astype(np.float32).copy(), nrow=ny, ncol=nx, hx=hx, hy=hy)
+    X = X * wp.transform(wp.vec3(hx, hy, 0.0), wp.quat_identity())
+    newton.solvers.SolverMuJoCo.register_custom_attributes(builder)
+    builder.add_shape_heightfield(heightfield=field, xform=X, cfg=cfg, label=label,
+                                  custom_attributes={"mujoco:hfield_base": HEIGHTFIELD_BASE})
+
+
+def _refine(h, k):
+    """Heights (nx, ny) sampled k times finer on the same surface: each cell's two triangles
+    (split along the (+x, +y) diagonal, MuJoCo's split) interpolated linearly."""
+    nx, ny = h.shape
+    out = np.empty(((nx - 1) * k + 1, (ny - 1) * k + 1))
+    a, b = np.meshgrid(np.arange(k + 1) / k, np.arange(k + 1) / k, indexing="ij")
+    lower = a >= b
+    for i0 in range(0, nx - 1, 256):                           # (rows of cells at a time: memory)
+        i1 = min(nx - 1, i0 + 256)
+        z00, z10 = h[i0:i1, :-1, None, None], h[i0 + 1:i1 + 1, :-1, None, None]
+        z01, z11 = h[i0:i1, 1:, None, None], h[i0 + 1:i1 + 1, 1:, None, None]
+        z = np.where(lower, z00 + a * (z10 - z00) + b * (z11 - z10), z00 + b * (z01 - z00) + a * (z11 - z01))
+        block = z.transpose(0, 2, 1, 3).reshape((i1 - i0) * (k + 1), (ny - 1) * (k + 1))
+        # drop each cell's repeated last row / column (its neighbour starts there), keep the last
+        rows = np.r_[np.arange((i1 - i0) * (k + 1))[np.arange((i1 - i0) * (k + 1)) % (k + 1) != k],
+                     (i1 - i0) * (k + 1) - 1]
+        cols = np.r_[np.arange((ny - 1) * (k + 1))[np.arange((ny - 1) * (k + 1)) % (k + 1) != k],
+                     (ny - 1) * (k + 1) - 1]
+        out[i0 * k:i1 * k + 1] = block[rows][:, cols]
+    return out
 
 
 # ============================================================================ meshes as height maps
