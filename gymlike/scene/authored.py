@@ -319,7 +319,8 @@ def _add_joint(b, newton, j, bid, links, body):
         return b.add_joint_free(child, label=f"{body[bid]['label']}_free", **common)
     # with parent world there are no parent shapes to filter: the ground comes after replication
     common.update(label=j["label"], collision_filter_parent=j["collision_filter_parent"] and parent >= 0)
-    if j["type"] == "free":
+    if j["type"] == "free":   # a free root's coordinates are its world pose (Newton's and gymlike's convention)
+        common.update(parent_xform=None, child_xform=None)
         return b.add_joint_free(child, **common)
     if j["type"] == "fixed":
         return b.add_joint_fixed(parent, child, **common)

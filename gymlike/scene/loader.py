@@ -37,6 +37,12 @@ class Template:
         self.dof_props["driveMode"] = [_MODE_TO_IG[int(m)] for m in modes]
         self.dof_props["stiffness"] = np.asarray(b.joint_target_ke, np.float64)[qd] if len(qd) else []
         self.dof_props["damping"] = np.asarray(b.joint_target_kd, np.float64)[qd] if len(qd) else []
+        # a passive damper (from the asset file) is a drive towards zero velocity: added to the
+        # drive damping, and a joint without a drive gets a velocity drive of that damping
+        passive = np.asarray(b.joint_damping, np.float64)[qd] if len(qd) else np.zeros(0)
+        self.dof_props["damping"] += np.where(self.dof_props["driveMode"] != 3, passive, 0.0)
+        self.dof_props["driveMode"] = np.where((self.dof_props["driveMode"] == 0) & (passive > 0), 2,
+                                               self.dof_props["driveMode"])
         self.pos_targets = np.asarray(b.joint_target_q, np.float64)[q].astype(np.float32) if len(q) else np.zeros(0, np.float32)
         self.vel_targets = np.asarray(b.joint_target_qd, np.float64)[qd].astype(np.float32) if len(qd) else np.zeros(0, np.float32)
         self.filter = 0 if piece.self_collisions else 1    # a non-zero filter drops self-collisions
@@ -53,9 +59,12 @@ def _check_ig_limits(world, spec):
                                                    for d in qd):
                 spec.unsupported_feature(p.path, f"drive on free joint {b.joint_label[j]!r}: MuJoCo has no actuators on "
                                                  "free joints; not applied")
-            if any(b.joint_stiffness[d] or b.joint_damping[d] for d in qd):
-                spec.unsupported_feature(p.path, f"passive stiffness/damping of joint {b.joint_label[j]!r} (from the "
-                                                 "asset file): gymlike has Isaac Gym drives only; not applied")
+            if any(b.joint_stiffness[d] for d in qd):
+                spec.unsupported_feature(p.path, f"passive stiffness of joint {b.joint_label[j]!r} (from the asset "
+                                                 "file): gymlike has Isaac Gym drives only; not applied")
+            if any(b.joint_damping[d] and b.joint_target_mode[d] == 4 for d in qd):
+                spec.unsupported_feature(p.path, f"passive damping of effort-driven joint {b.joint_label[j]!r}: an "
+                                                 "Isaac Gym effort drive has no damping; not applied")
 
 
 def _asset(sim, piece):

@@ -613,6 +613,11 @@ def _joint(j, path, ids, spec):
                child_xform=transform(m["child_xform"], join(path, "child_xform")) if "child_xform" in m else None,
                collision_filter_parent=boolean(m.get("collision_filter_parent", True), join(path, "collision_filter_parent")))
     out["label"] = string(m.get("label", out["id"]), join(path, "label"))
+    if kind == "free":
+        for key in ("parent_xform", "child_xform"):
+            if out[key] is not None and out[key] != IDENTITY:
+                spec.unsupported_feature(join(path, key), "a free joint's frames: its coordinates are the body's world "
+                                         "pose in gymlike (the root state); the body's transform places it; not applied")
     dof_keys = [k for k in JOINT_CFG_KEYS if k in m]
     if dof_keys and kind in ("fixed", "free"):
         raise SceneError(join(path, dof_keys[0]), f"a {kind} joint has no axis DOFs to give {dof_keys[0]}")
