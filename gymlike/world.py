@@ -7,7 +7,6 @@ next step drives towards), `time` (worlds,) seconds and `steps` (worlds,). Under
 same sim as the handle and tensor API: states go in and out through the tensor API's setters
 and refreshes."""
 
-from __future__ import annotations
 
 import abc
 from typing import Generic, Optional, Tuple, TypeVar, Union
