@@ -1,6 +1,7 @@
-"""`python -m gymlike.bench SCENE --frames N --num-worlds M [--dt S] [--engine physx|flex]
-[--device cpu|cuda:N] [--warmup K]`: load a scene file, warm up (the first frames compile Warp
-kernels), time N frames of `gym.simulate` and print env-frames/s and where the time went."""
+"""`python -m gymlike.bench --scene SCENE --frames N [--num-worlds M] [--dt S] [--engine physx|flex]
+[--device cpu|cuda:N] [--warmup K]` (seed 001's benchmark flags; the scene may also come first,
+without --scene): load a scene file, warm up (the first frames compile Warp kernels), time N
+frames of `gym.simulate` and print env-frames/s and where the time went."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import time
 
 def _parser():
     p = argparse.ArgumentParser(prog="python -m gymlike.bench", description=__doc__.split("\n\n")[0])
-    p.add_argument("scene", help="scene file (YAML or JSON, schema_version 1)")
+    p.add_argument("scene_file", nargs="?", metavar="SCENE", help="scene file (as --scene)")
+    p.add_argument("--scene", help="scene file (YAML or JSON, schema_version 1)")
     p.add_argument("--frames", type=int, default=200, help="timed frames (default 200)")
     p.add_argument("--num-worlds", type=int, default=None, help="worlds (default: the scene's)")
     p.add_argument("--dt", type=float, default=None, help="frame time in seconds (default: the scene's)")
@@ -37,7 +39,11 @@ class _Timed:
 
 
 def run(argv=None, out=sys.stdout):
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if (args.scene is None) == (args.scene_file is None):
+        parser.error("give the scene file once: --scene SCENE (or SCENE first)")
+    args.scene = args.scene or args.scene_file
     for name in ("frames", "warmup"):
         if getattr(args, name) < (1 if name == "frames" else 0):
             raise SystemExit(f"gymlike.bench: --{name} must be >= {1 if name == 'frames' else 0}")
@@ -45,9 +51,9 @@ def run(argv=None, out=sys.stdout):
         raise SystemExit("gymlike.bench: --num-worlds must be >= 1")
     from .core.runtime import wp
     wp()              # Warp started quietly (one line if kernels compile)
-    from .scene import load_scene
+    from .scene import load_sap_scene
     t0 = time.perf_counter()
-    scene = load_scene(args.scene, num_worlds=args.num_worlds, dt=args.dt, engine=args.engine,
+    scene = load_sap_scene(args.scene, num_worlds=args.num_worlds, dt=args.dt, engine=args.engine,
                        device=args.device, prepare=False)
     t_load = time.perf_counter() - t0
     gym, sim = scene.gym, scene.sim
@@ -87,7 +93,7 @@ def run(argv=None, out=sys.stdout):
           f"{scene.bodies_per_world} bodies and {scene.dofs_per_world} DOFs per world, engine {scene.engine} "
           f"({solver_name}), dt {scene.dt:g} s x {scene.substeps} substeps, device {scene.device}", file=out)
     if scene.unsupported_features:
-        print(f"  skipped unsupported features: {'; '.join(scene.unsupported_features)}", file=out)
+        print(f"  unsupported features not applied: {'; '.join(scene.unsupported_features)}", file=out)
     print(f"{rate:,.0f} env-frames/s  ({args.frames} frames x {W} worlds in {t_run:.3f} s, "
           f"{1e3 * t_run / args.frames:.2f} ms/frame, {rate * scene.dt:,.1f}x real time summed over worlds)", file=out)
     print("where time goes:", file=out)

@@ -1,107 +1,383 @@
-"""Strided rollouts of a scene (`simulate_scene`) and a top-down raster of it (`scene_to_raster`).
+"""Seed 003's simulation interface on gymlike scenes: `simulate_scene`, `simulate_task`,
+`scene_to_raster`, `add_user_input_to_scene`.
 
-Both run on the scene's gymlike sim (the same model and tensors as the handle API): a rollout is
-`gym.simulate` N times with the rigid body state tensor and Newton's joint coordinates copied
-every `stride` steps."""
+Their "scene" is a `SceneFrame`: an immutable snapshot of a scene (its document, geometry,
+body colors and the state of every world at one step). Each function also takes a scene
+document (file or mapping) or a `SapLoadedScene`, snapshotted as it is. The functions are pure:
+they simulate a fresh sim loaded from the frame's document and set to its state, and never
+step or change what they are given."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+import math
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .core.errors import GymlikeTypeError, GymlikeValueError
+from .core.errors import GymlikeNotImplementedError, GymlikeTypeError, GymlikeValueError
+
+DEFAULT_MAX_STEPS = 1000
+FPS = 60
+DEFAULT_STRIDE = FPS          # one frame per simulated second at dt = 1/60
+SOLVED_SECONDS = 3.0          # a task is solved when its relations hold this long without a break
+TOUCH_TOLERANCE = 0.01        # metres: bodies this close count as touching
+RELATIONS = ("touching", "not_touching", "above", "below")
+
+
+@dataclass(frozen=True)
+class SceneFrame:
+    """A scene at one step. Per world (first axis): `root_state` (actors, 13) and `body_state`
+    (bodies, 13) in the env's frame (position, quaternion xyzw, linear, angular velocity),
+    `dof_state` (DOFs, 2), `dof_targets` (DOFs,). `body_labels`, `body_colors` per body of a
+    world; `shapes`: (body index in a world, Newton GeoType, scale, local transform, mesh
+    vertices or None) of every drawable shape; `user_input_bodies`: bodies added by
+    add_user_input_to_scene; `step`, `time` (seconds since the frame the run started from)."""
+    document: dict
+    num_worlds: int
+    dt: float
+    step: int
+    time: float
+    root_state: np.ndarray
+    body_state: np.ndarray
+    dof_state: np.ndarray
+    dof_targets: np.ndarray
+    body_labels: tuple
+    body_colors: np.ndarray
+    shapes: tuple
+    user_input_bodies: tuple = field(default_factory=tuple)
+
+    @property
+    def body_q(self):
+        return self.body_state[..., :7]
+
+
+@dataclass(frozen=True)
+class Task:
+    """A scene and a goal: every relation in `relationships` ('touching', 'not_touching',
+    'above', 'below') holds between the bodies labelled `body1` and `body2`."""
+    task_id: str
+    scene: object
+    body1: str
+    body2: str
+    relationships: tuple = ("touching",)
 
 
 @dataclass
-class RolloutResult:
-    """`body_q` (frames, worlds, bodies per world, 7): position in the env's frame and quaternion
-    xyzw; `joint_q` (frames, worlds, coordinates per world): Newton's generalized coordinates (a
-    free root's 7 first); `steps` (frames,) the step count after which each frame was taken;
-    `dt` seconds per step."""
-    body_q: object
-    joint_q: object
-    steps: object
-    stride: int
-    dt: float
-
-    @property
-    def times(self):
-        return self.steps.double() * self.dt
+class TaskSimulation:
+    """`scene_list`: a frame every `stride` steps; `solved_state_list`: whether the goal held at
+    each of them; `is_solution`: the goal held for SOLVED_SECONDS without a break (the run stops
+    there); `steps_simulated`."""
+    scene_list: list
+    solved_state_list: list
+    is_solution: bool
+    steps_simulated: int
 
 
-def _scene(scene, num_worlds):
-    from .scene import Scene, load_scene
-    if isinstance(scene, Scene):
-        if num_worlds is not None and num_worlds != scene.num_worlds:
-            raise GymlikeValueError(f"simulate_scene: num_worlds {num_worlds} given for a loaded scene of "
-                                    f"{scene.num_worlds} worlds (reload it with load_scene(num_worlds=...))")
-        return scene, False
+# ---------------------------------------------------------------------------- frames
+def _frame(loaded, step=0, time=0.0, shapes=None):
+    """Snapshot a SapLoadedScene's current state (nothing is stepped or written)."""
+    g, s, n = loaded.gym, loaded.sim, loaded.num_worlds
+    t = loaded.refresh()
+    targets = np.concatenate([g.get_actor_dof_position_targets(e, h) for e in loaded.envs
+                              for h in range(len(e.actors))] or [np.zeros(0)]).astype(np.float32)
+    labels = loaded.body_labels[:loaded.bodies_per_world]
+    return SceneFrame(document=loaded.document, num_worlds=n, dt=float(loaded.dt), step=step, time=time,
+                      root_state=t["root_w"].cpu().numpy().copy(), body_state=t["body_w"].cpu().numpy().copy(),
+                      dof_state=t["dof_w"].cpu().numpy().copy(), dof_targets=targets.reshape(n, -1),
+                      body_labels=tuple(labels), body_colors=np.asarray(loaded.body_colors, np.int32),
+                      shapes=shapes if shapes is not None else _shapes(loaded),
+                      user_input_bodies=tuple(getattr(loaded, "user_input_bodies", ())))
+
+
+def _shapes(loaded):
+    """Drawable shapes of world 0: (body index in the world, GeoType, scale, transform, vertices)."""
+    s = loaded.sim
+    m = loaded.sap_model
+    b0 = int(m.body_world_start.numpy()[0])
+    nb = loaded.bodies_per_world
+    body, types = m.shape_body.numpy(), m.shape_type.numpy()
+    scales, xforms = m.shape_scale.numpy(), m.shape_transform.numpy()
+    out = []
+    for i in range(len(body)):
+        if b0 <= body[i] < b0 + nb and s.model.shape_flags.numpy()[i] & 3:     # visible or colliding
+            src = m.shape_source[i]
+            verts = np.asarray(src.vertices, np.float64) if hasattr(src, "vertices") else None
+            out.append((int(body[i] - b0), int(types[i]), tuple(map(float, scales[i])), tuple(map(float, xforms[i])), verts))
+    return tuple(out)
+
+
+def _as_frame(scene, what):
+    """A SceneFrame for a frame, a SapLoadedScene or a document (loaded, snapshotted, closed)."""
+    from .scene import SapLoadedScene, load_sap_scene
+    if isinstance(scene, SceneFrame):
+        return scene
+    if isinstance(scene, SapLoadedScene):
+        _check_from_document(scene, what)
+        return _frame(scene)
     if isinstance(scene, (str, dict)) or hasattr(scene, "__fspath__"):
-        return load_scene(scene, num_worlds=num_worlds), True
-    raise GymlikeTypeError(f"simulate_scene: expected a Scene, a scene file or a mapping, got {type(scene).__name__}")
+        loaded = load_sap_scene(scene)
+        try:
+            return _frame(loaded)
+        finally:
+            loaded.close()
+    raise GymlikeTypeError(f"{what}: expected a SceneFrame, a SapLoadedScene or a scene document, got "
+                           f"{type(scene).__name__}")
 
 
-def _actions(actions, steps, W, D, device):
-    """actions -> fn(step) giving DOF position targets (W, D) or None."""
-    import torch
-    if actions is None:
-        return None
-    if callable(actions):
-        return actions
-    a = torch.as_tensor(actions, dtype=torch.float32, device=device)
-    if tuple(a.shape) == (W, D):
-        return lambda i: a
-    if tuple(a.shape) == (steps, W, D):
-        return lambda i: a[i]
-    raise GymlikeValueError(f"simulate_scene: actions must have shape ({W}, {D}) or ({steps}, {W}, {D}) "
-                            f"(DOF position targets), got {tuple(a.shape)}")
+def _check_from_document(loaded, what):
+    n = len(loaded.sim.envs[0].actors) if loaded.sim.envs else 0
+    if n != loaded.actors_per_world or len(loaded.sim.envs) != loaded.num_worlds:
+        raise GymlikeNotImplementedError(f"{what}: the scene has actors its document does not describe (added with the "
+                                         "handle API); a pure run reloads the document, so it cannot include them")
 
 
-def simulate_scene(scene, steps, stride=1, actions=None, *, num_worlds=None):
-    """Step `scene` (a Scene, or a file/mapping loaded and closed here) `steps` times and return
-    a RolloutResult with one frame after every `stride` steps (steps // stride frames).
-
-    actions: DOF position targets, (worlds, DOFs) held throughout, (steps, worlds, DOFs) one
-    row per step, or a callable step -> (worlds, DOFs)."""
+def _load(frame):
+    """A fresh sim from the frame's document, set to the frame's state."""
     import torch
     from . import gymtorch
-    for name, v, lo in (("steps", steps, 0), ("stride", stride, 1)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-            raise GymlikeValueError(f"simulate_scene: {name} must be an int >= {lo}, got {v!r}")
-    sc, owned = _scene(scene, num_worlds)
+    from .scene import load_sap_scene
+    loaded = load_sap_scene(frame.document, num_worlds=frame.num_worlds, dt=frame.dt)
+    g, s = loaded.gym, loaded.sim
+    t = loaded.refresh()
+    a = frame.root_state.shape[1]            # user input bodies are actors after these
+    t["root_w"][:, :a] = torch.as_tensor(frame.root_state)
+    g.set_actor_root_state_tensor(s, gymtorch.unwrap_tensor(t["root"]))
+    if loaded.dofs_per_world:
+        t["dof_w"][:] = torch.as_tensor(frame.dof_state)
+        g.set_dof_state_tensor(s, gymtorch.unwrap_tensor(t["dof"]))
+        targets = torch.as_tensor(frame.dof_targets.reshape(-1)).contiguous()
+        g.set_dof_position_target_tensor(s, gymtorch.unwrap_tensor(targets))
+    loaded.user_input_bodies = frame.user_input_bodies
+    return loaded
+
+
+def _steps(v, name, what, lo):
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+        raise GymlikeValueError(f"{what}: {name} must be an int >= {lo}, got {v!r}")
+    return int(v)
+
+
+def _run(frame, steps):
+    """A frame after every step of a fresh run from `frame`."""
+    loaded = _load(frame)
+    out = []
     try:
-        g, s = sc.gym, sc.sim
-        g.prepare_sim(s)
-        t = sc.tensors()
-        W, D = sc.num_worlds, sc.dofs_per_world
-        act = _actions(actions, steps, W, D, t["root"].device)
-        targets = torch.zeros(W * D, dtype=torch.float32, device=t["root"].device)
-        frames = steps // stride
-        body_q = torch.empty((frames, W, sc.bodies_per_world, 7), dtype=torch.float32, device=t["root"].device)
-        joint_q = torch.empty((frames, W, sc.coords_per_world), dtype=torch.float32, device=t["root"].device)
-        k = 0
-        for i in range(steps):
-            if act is not None:
-                a = torch.as_tensor(act(i), dtype=torch.float32, device=targets.device)
-                if tuple(a.shape) != (W, D):
-                    raise GymlikeValueError(f"simulate_scene: actions({i}) must have shape ({W}, {D}), got {tuple(a.shape)}")
-                targets.copy_(a.reshape(-1))
-                g.set_dof_position_target_tensor(s, gymtorch.unwrap_tensor(targets))
-            g.simulate(s)
-            if (i + 1) % stride == 0:
-                g.refresh_rigid_body_state_tensor(s)
-                body_q[k] = t["body_w"][..., :7]
-                joint_q[k] = sc.joint_q()
-                k += 1
-        steps_t = torch.arange(1, frames + 1, dtype=torch.int64) * stride
-        return RolloutResult(body_q=body_q, joint_q=joint_q, steps=steps_t, stride=int(stride), dt=float(sc.dt))
+        for i in range(1, steps + 1):
+            loaded.gym.simulate(loaded.sim)
+            out.append(_frame(loaded, frame.step + i, frame.time + i * frame.dt, frame.shapes))
     finally:
-        if owned:
-            sc.close()
+        loaded.close()
+    return out
 
 
-# ---------------------------------------------------------------------------- raster
+# ---------------------------------------------------------------------------- the interface
+def simulate_scene(scene, steps=DEFAULT_MAX_STEPS):
+    """Run the scene for `steps` steps and return the list of `steps` scenes (frames), the i-th
+    after i + 1 steps. `scene` itself is not advanced."""
+    frame = _as_frame(scene, "simulate_scene")
+    return _run(frame, _steps(steps, "steps", "simulate_scene", 0))
+
+
+def simulate_task(task, steps=DEFAULT_MAX_STEPS, stride=DEFAULT_STRIDE):
+    """Run the task's scene and return a TaskSimulation with one scene every `stride` steps."""
+    if not isinstance(task, Task):
+        raise GymlikeTypeError(f"simulate_task: expected a Task, got {type(task).__name__}")
+    steps = _steps(steps, "steps", "simulate_task", 0)
+    stride = _steps(stride, "stride", "simulate_task", 1)
+    bad = [r for r in task.relationships if r not in RELATIONS]
+    if bad or not task.relationships:
+        raise GymlikeValueError(f"simulate_task: relationships must be some of {', '.join(RELATIONS)}, got "
+                                f"{list(task.relationships)!r}")
+    frame = _as_frame(task.scene, "simulate_task")
+    pair = [_body_index(frame, task.body1, "body1"), _body_index(frame, task.body2, "body2")]
+    hold = max(1, int(math.ceil(SOLVED_SECONDS / frame.dt - 1e-9)))
+    held = {"run": 0, "solved": False}
+    # the goal is checked every step (a break resets the run), frames are kept every stride steps
+    loaded = _load(frame)
+    frames, solved_states, steps_done = [], [], 0
+    try:
+        for i in range(1, steps + 1):
+            loaded.gym.simulate(loaded.sim)
+            steps_done = i
+            f = _frame(loaded, frame.step + i, frame.time + i * frame.dt, frame.shapes)
+            ok = all(relation(f, pair[0], pair[1], r) for r in task.relationships)
+            held["run"] = held["run"] + 1 if ok else 0
+            if i % stride == 0:
+                frames.append(f)
+                solved_states.append(ok)
+            if held["run"] >= hold:
+                held["solved"] = True
+                if i % stride:
+                    frames.append(f)
+                    solved_states.append(ok)
+                break
+    finally:
+        loaded.close()
+    return TaskSimulation(scene_list=frames, solved_state_list=solved_states, is_solution=held["solved"],
+                          steps_simulated=steps_done)
+
+
+def _body_index(frame, label, what):
+    hits = [i for i, lb in enumerate(frame.body_labels) if lb == label or lb.endswith("/" + label)]
+    if len(hits) != 1:
+        raise GymlikeValueError(f"simulate_task: {what} {label!r} {'is ambiguous' if hits else 'names no body'} "
+                                f"(bodies: {', '.join(frame.body_labels)})")
+    return hits[0]
+
+
+def scene_to_raster(scene, *, world=0, height=64, width=64, extent=None):
+    """Integer array (height, width) of color codes: each pixel holds the `color` of the topmost
+    body there, seen from above (looking down -z), 0 where there is none. Row 0 is the largest
+    y, column 0 the smallest x; extent = (xmin, xmax, ymin, ymax) in the env frame, by default
+    the bodies' footprint plus 10%."""
+    frame = _as_frame(scene, "scene_to_raster")
+    for name, v in (("height", height), ("width", width)):
+        _steps(v, name, "scene_to_raster", 1)
+    if isinstance(world, bool) or not isinstance(world, (int, np.integer)) or not 0 <= world < frame.num_worlds:
+        raise GymlikeValueError(f"scene_to_raster: world must be in [0, {frame.num_worlds}), got {world!r}")
+    polys = []
+    for body, pts in _world_points(frame, world):
+        polys.append((int(frame.body_colors[body]), _hull(pts[:, :2]), float(pts[:, 2].max()), pts))
+    if extent is None:
+        if polys:
+            allp = np.concatenate([p[3][:, :2] for p in polys])
+            lo, hi = allp.min(0), allp.max(0)
+            pad = 0.1 * max(hi[0] - lo[0], hi[1] - lo[1], 1e-3)
+            extent = (lo[0] - pad, hi[0] + pad, lo[1] - pad, hi[1] + pad)
+        else:
+            extent = (-1.0, 1.0, -1.0, 1.0)
+    x0, x1, y0, y1 = (float(v) for v in extent)
+    if not (x1 > x0 and y1 > y0):
+        raise GymlikeValueError(f"scene_to_raster: extent must be (xmin, xmax, ymin, ymax) with max > min, got {extent!r}")
+    xs = x0 + (np.arange(width) + 0.5) * (x1 - x0) / width
+    ys = y1 - (np.arange(height) + 0.5) * (y1 - y0) / height
+    X, Y = np.meshgrid(xs, ys)
+    out = np.zeros((height, width), np.int32)
+    top = np.full((height, width), -np.inf)
+    for color, hull, z, _ in polys:
+        hit = _inside(hull, X, Y) & (z > top)
+        out[hit], top[hit] = color, z
+    return out
+
+
+def add_user_input_to_scene(scene, user_input, keep_space_around_bodies=True, allow_occlusions=False):
+    """A new scene with the bodies of `user_input` (scene-file inline bodies: a list, or a
+    mapping with `bodies`) added as free bodies and listed in `user_input_bodies`. Unless
+    allow_occlusions, a body that overlaps a scene body (closer than TOUCH_TOLERANCE, or 5 cm
+    with keep_space_around_bodies) in world 0 is left out."""
+    from .scene.schema import SceneError
+    frame = _as_frame(scene, "add_user_input_to_scene")
+    bodies = user_input.get("bodies") if isinstance(user_input, dict) else user_input
+    if not isinstance(bodies, list):
+        raise GymlikeTypeError("add_user_input_to_scene: user_input must be a list of scene-file bodies or "
+                               f"{{bodies: [...]}}, got {type(user_input).__name__}")
+    doc = copy.deepcopy(frame.document)
+    ids = {b.get("id") for b in doc.get("bodies") or []} | {a.get("id") for a in doc.get("assets") or []}
+    margin = 0.05 if keep_space_around_bodies else TOUCH_TOLERANCE
+    kept = []
+    for i, b in enumerate(bodies):
+        if not isinstance(b, dict) or b.get("id") in ids:
+            raise SceneError(f"user_input.bodies[{i}].id", f"expected a body mapping with an id the scene does not "
+                                                           f"use, got {b!r}")
+        if not allow_occlusions and _occludes(frame, b, margin):
+            continue
+        kept.append(copy.deepcopy(b))
+        ids.add(b["id"])
+    if not kept:
+        return replace(frame, document=doc)
+    doc["bodies"] = list(doc.get("bodies") or []) + kept
+    from .scene import load_sap_scene
+    loaded = load_sap_scene(doc, num_worlds=frame.num_worlds, prepare=True)
+    try:
+        grown = _frame(loaded)
+    finally:
+        loaded.close()
+    # the scene's state as it was, the user's bodies at their document poses
+    a, nb = frame.root_state.shape[1], frame.body_state.shape[1]
+    root, body = grown.root_state.copy(), grown.body_state.copy()
+    root[:, :a], body[:, :nb] = frame.root_state, frame.body_state
+    return replace(grown, step=frame.step, time=frame.time, root_state=root, body_state=body,
+                   dof_state=frame.dof_state, dof_targets=frame.dof_targets,
+                   user_input_bodies=frame.user_input_bodies + tuple(kept))
+
+
+# ---------------------------------------------------------------------------- geometry
+def relation(frame, b1, b2, rel, world=0):
+    """Whether `rel` holds between bodies b1 and b2 (indices in a world) in the frame."""
+    p1, p2 = _body_points(frame, b1, world), _body_points(frame, b2, world)
+    if rel == "above":
+        return bool(p1[:, 2].min() >= p2[:, 2].max() - TOUCH_TOLERANCE)
+    if rel == "below":
+        return bool(p1[:, 2].max() <= p2[:, 2].min() + TOUCH_TOLERANCE)
+    touch = any(_near(a, b, TOUCH_TOLERANCE) for a in _body_hulls(frame, b1, world) for b in _body_hulls(frame, b2, world))
+    return touch if rel == "touching" else not touch
+
+
+def _body_points(frame, body, world):
+    pts = [p for b, p in _world_points(frame, world) if b == body]
+    return np.concatenate(pts) if pts else np.zeros((0, 3))
+
+
+def _body_hulls(frame, body, world):
+    return [p for b, p in _world_points(frame, world) if b == body]
+
+
+def _near(a, b, tol):
+    """Whether convex point sets a and b come within tol: a point of one inside the other's hull
+    grown by tol (sampled surfaces: exact for boxes' corners, 1/24 turn for round shapes)."""
+    return _inside_hull(a, b, tol) or _inside_hull(b, a, tol)
+
+
+def _inside_hull(points, hull_points, tol):
+    from scipy.spatial import ConvexHull, QhullError
+    try:
+        eq = ConvexHull(hull_points).equations
+    except (QhullError, ValueError):
+        return False
+    return bool(((points @ eq[:, :3].T + eq[:, 3]) <= tol).all(axis=1).any())
+
+
+def _occludes(frame, body_doc, margin):
+    """Whether an inline body (document form, at its transform) overlaps a scene body in world 0."""
+    from .scene.schema import Spec, _body
+    spec = Spec(strict=False)
+    b = _body(body_doc, "user_input", spec)
+    X = (tuple(b["transform"][0]), tuple(b["transform"][1]))
+    from .core.runtime import newton as _newton
+    G = _newton().GeoType
+    kinds = {"box": G.BOX, "sphere": G.SPHERE, "capsule": G.CAPSULE, "cylinder": G.CYLINDER, "cone": G.CONE,
+             "ellipsoid": G.ELLIPSOID}
+    mine = []
+    for s in b["shapes"]:
+        if s["type"] not in kinds:
+            continue
+        size = {"box": (s.get("hx"), s.get("hy"), s.get("hz")), "sphere": (s.get("radius"), 0, 0),
+                "ellipsoid": (s.get("a"), s.get("b"), s.get("c"))}.get(s["type"], (s.get("radius"), s.get("half_height"), 0))
+        local = _local_points(kinds[s["type"]], size, None)
+        mine.append(_place(_place(local, s["transform"]), X))
+    others = [p for _, p in _world_points(frame, 0)]
+    return any(_near(m, o, margin) for m in mine for o in others)
+
+
+def _place(pts, X):
+    p, q = np.asarray(X[0], np.float64), X[1]
+    return pts @ _rotation(q).T + p
+
+
+def _world_points(frame, world):
+    """(body index, points whose convex hull is the shape) for every drawable shape of a world,
+    in the env frame."""
+    out = []
+    for body, gtype, scale, xf, verts in frame.shapes:
+        local = _local_points(gtype, scale, verts)
+        if local is None:
+            continue
+        X = frame.body_state[world, body, :7]
+        out.append((body, _place(_place(local, (xf[:3], xf[3:7])), (X[:3], X[3:7]))))
+    return out
+
+
 def _sphere_points(n=12):
     """Points on the unit sphere (a latitude/longitude grid) whose hull stands in for round shapes."""
     th = np.linspace(0, np.pi, n)
@@ -115,9 +391,10 @@ def _circle(n=24):
     return np.stack([np.cos(a), np.sin(a), np.zeros(n)], -1)
 
 
-def _local_points(gtype, scale, source, newton):
+def _local_points(gtype, scale, verts):
     """Points whose convex hull is the shape (exactly for boxes and meshes, closely for round ones)."""
-    G = newton.GeoType
+    from .core.runtime import newton as _newton
+    G = _newton().GeoType
     sx, sy, sz = (float(v) for v in scale)
     if gtype == G.BOX:
         return np.array([[x, y, z] for x in (-sx, sx) for y in (-sy, sy) for z in (-sz, sz)])
@@ -133,8 +410,8 @@ def _local_points(gtype, scale, source, newton):
         return np.concatenate([c + [0, 0, sy], c - [0, 0, sy]])
     if gtype == G.CONE:
         return np.concatenate([_circle() * sx - [0, 0, sy], [[0, 0, sy]]])
-    if gtype in (G.MESH, G.CONVEX_MESH) and source is not None:
-        return np.asarray(source.vertices, np.float64) * np.array([sx, sy, sz])
+    if gtype in (G.MESH, G.CONVEX_MESH) and verts is not None:
+        return verts * np.array([sx, sy, sz])
     return None       # planes, heightfields: not bodies of a world
 
 
@@ -169,75 +446,8 @@ def _inside(hull, x, y):
     return inside
 
 
-def _palette(ids):
-    """A fixed color per body id, packed 0xRRGGBB (0 stays 0: background)."""
-    h = (ids * 0.6180339887) % 1.0
-    rgb = np.stack([np.abs(h * 6 - 3) - 1, 2 - np.abs(h * 6 - 2), 2 - np.abs(h * 6 - 4)], -1).clip(0, 1)
-    rgb = (55 + 200 * rgb).astype(np.int64)
-    packed = (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
-    return np.where(ids > 0, packed, 0).astype(np.int32)
-
-
-def scene_to_raster(scene, world=0, height=64, width=64, extent=None, values="ids"):
-    """Top-down raster (height, width) int32 of one world, looking down -z: each pixel holds the
-    topmost body there, as its index in the world + 1 (values='ids'; 0: no body) or its color
-    packed 0xRRGGBB (values='colors'). Row 0 is the largest y, column 0 the smallest x.
-    extent = (xmin, xmax, ymin, ymax) in the env's frame; default: the bodies' footprint + 10%."""
-    from .core.runtime import newton as _newton
-    from .scene import Scene
-    newton = _newton()
-    if not isinstance(scene, Scene):
-        raise GymlikeTypeError(f"scene_to_raster: expected a Scene, got {type(scene).__name__}")
-    for name, v in (("height", height), ("width", width)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise GymlikeValueError(f"scene_to_raster: {name} must be an int >= 1, got {v!r}")
-    if isinstance(world, bool) or not isinstance(world, (int, np.integer)) or not 0 <= world < scene.num_worlds:
-        raise GymlikeValueError(f"scene_to_raster: world must be in [0, {scene.num_worlds}), got {world!r}")
-    if values not in ("ids", "colors"):
-        raise GymlikeValueError(f"scene_to_raster: values must be 'ids' or 'colors', got {values!r}")
-    core = scene.core
-    core.ensure_ready("scene_to_raster")
-    m, h = core.model, core.host
-    body_q = core.state.body_q.numpy()
-    shape_body = m.shape_body.numpy()
-    types, scales, xforms = m.shape_type.numpy(), m.shape_scale.numpy(), m.shape_transform.numpy()
-    b0 = int(core.env_start(core.envs[world], "body"))
-    origin = np.asarray(core.envs[world].origin, np.float64)
-    from .scene.loader import tf_mul
-    polys = []     # (body id in world + 1, hull, top z)
-    for s in np.nonzero(h.shape_env == world)[0]:
-        b = int(shape_body[s])
-        pts = _local_points(types[s], scales[s], m.shape_source[s], newton)
-        if b < 0 or pts is None:
-            continue
-        X = tf_mul((tuple(body_q[b][:3]), tuple(body_q[b][3:])), (tuple(xforms[s][:3]), tuple(xforms[s][3:])))
-        R = _rotation(X[1])
-        wpts = pts @ R.T + np.asarray(X[0]) - origin
-        polys.append((b - b0 + 1, _hull(wpts[:, :2]), float(wpts[:, 2].max()), wpts))
-    if extent is None:
-        if polys:
-            allp = np.concatenate([p[3][:, :2] for p in polys])
-            lo, hi = allp.min(0), allp.max(0)
-            pad = 0.1 * max(hi[0] - lo[0], hi[1] - lo[1], 1e-3)
-            extent = (lo[0] - pad, hi[0] + pad, lo[1] - pad, hi[1] + pad)
-        else:
-            extent = (-1.0, 1.0, -1.0, 1.0)
-    x0, x1, y0, y1 = (float(v) for v in extent)
-    if not (x1 > x0 and y1 > y0):
-        raise GymlikeValueError(f"scene_to_raster: extent must be (xmin, xmax, ymin, ymax) with max > min, got {extent!r}")
-    xs = x0 + (np.arange(width) + 0.5) * (x1 - x0) / width
-    ys = y1 - (np.arange(height) + 0.5) * (y1 - y0) / height
-    X, Y = np.meshgrid(xs, ys)
-    ids = np.zeros((height, width), np.int32)
-    top = np.full((height, width), -np.inf)
-    for bid, hull, z, _ in polys:
-        hit = _inside(hull, X, Y) & (z > top)
-        ids[hit], top[hit] = bid, z
-    return ids if values == "ids" else _palette(ids)
-
-
 def _rotation(q):
-    x, y, z, w = q
+    x, y, z, w = (float(v) for v in q)
     return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])

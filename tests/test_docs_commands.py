@@ -73,9 +73,9 @@ PLAN = {
         run=False, reason="the full benchmark (6 tasks x 3 sizes, minutes of CPU); "
                           "tests/test_benchmarks_run.py runs it with tiny settings"),
     # README.md, scenes.md
-    "python -m gymlike.bench examples/scenes/ant64.yaml --frames 200": dict(
+    "python -m gymlike.bench --scene examples/scenes/ant64.yaml --frames 200": dict(
         run=True, expect=["64 worlds", "env-frames/s", "where time goes"]),
-    "python -m gymlike.bench examples/scenes/box.yaml --frames 100 --num-worlds 16": dict(
+    "python -m gymlike.bench --scene examples/scenes/single_box.yaml --frames 100 --num-worlds 16": dict(
         run=True, expect=["16 worlds", "env-frames/s"]),
     "python -m gymlike.bench --help": dict(run=True, expect=["--num-worlds", "--engine"]),
     # cameras.md, real_clients.md, run.md, viewer.md
