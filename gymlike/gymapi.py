@@ -132,7 +132,7 @@ class Gym:
         """Capsule along X; `width` is the length of its cylindrical part."""
         from .core.asset import create_primitive
         return _register(sim, create_primitive(_h.sim_of(sim), "capsule",
-                                               dict(radius=radius, length=width), options))
+                                               dict(radius=radius, width=width), options))
 
     def debug_print_asset(self, asset, outpath=None):
         """Print the asset's bodies, joints, DOFs and shapes (to a file if outpath is given)."""

@@ -138,3 +138,106 @@ def test_two_threads_stepping_two_sims_match_serial_runs(gym):
     for t in threads:
         t.join()
     assert torch.equal(out["a"], out["serial"]) and torch.equal(out["b"], out["serial"])
+
+
+# ---------------------------------------------------------------- parameters, where they enter
+@pytest.mark.parametrize("field, value, error, expected", [
+    ("armature", NAN, ValueError, "finite and >= 0, got nan"),
+    ("armature", -1.0, ValueError, "finite and >= 0, got -1.0"),
+    ("linear_damping", -1.0, ValueError, "finite and >= 0"),
+    ("linear_damping", NAN, ValueError, "finite and >= 0"),
+    ("angular_damping", -0.5, ValueError, "finite and >= 0"),
+    ("density", -1000.0, ValueError, "finite and >= 0"),
+    ("max_linear_velocity", 0.0, ValueError, r"> 0 \(inf: no limit\)"),
+    ("default_dof_drive_mode", 99, ValueError, r"one of DOF_MODE_NONE \(0\), .*DOF_MODE_EFFORT \(3\), got 99"),
+    ("fix_base_link", "no", TypeError, r"a bool \(True or False\), got str 'no'"),
+    ("slices_per_cylinder", 2.5, TypeError, "an int, got float"),
+])
+def test_bad_asset_options_are_refused_naming_the_field(gym, tmp_path, field, value, error, expected):
+    """AssetOptions are judged where they enter (load_asset, create_box ...), not silently used."""
+    write(tmp_path, "pend.urdf", PENDULUM_URDF.format(L=0.5))
+    sim = make_sim(gym, ground=False)
+    o = options()
+    setattr(o, field, value)
+    for call, name in ((lambda: gym.load_asset(sim, str(tmp_path), "pend.urdf", o), "load_asset"),
+                       (lambda: gym.create_box(sim, 0.1, 0.1, 0.1, o), "create_box")):
+        with pytest.raises(error, match=rf"^{name}: AssetOptions\.{field} must be {expected}") as e:
+            call()
+        assert isinstance(e.value, GymlikeError)
+    o = options(fix_base_link=1, default_dof_drive_mode=gymapi.DOF_MODE_POS)   # (0/1 are bools, as in Isaac Gym)
+    asset = gym.load_asset(sim, str(tmp_path), "pend.urdf", o)
+    assert gym.get_asset_dof_properties(asset)["driveMode"][0] == gymapi.DOF_MODE_POS
+
+
+@pytest.mark.parametrize("field, value, expected", [
+    ("static_friction", -1.0, "finite and >= 0, got -1.0"),
+    ("dynamic_friction", -0.5, "finite and >= 0"),
+    ("restitution", 1.5, r"finite and in \[0, 1\], got 1.5"),
+])
+def test_bad_plane_params_are_refused_and_add_no_ground(gym, field, value, expected):
+    sim = make_sim(gym, ground=False)
+    pp = gymapi.PlaneParams()
+    pp.normal = gymapi.Vec3(0, 0, 1)
+    setattr(pp, field, value)
+    with pytest.raises(ValueError, match=rf"^add_ground: PlaneParams\.{field} must be {expected}"):
+        gym.add_ground(sim, pp)
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, box, pose(z=0.05), "box", 0, 0)
+    for _ in range(30):
+        gym.simulate(sim)
+    assert gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)["pose"]["p"]["z"][0] < 0.0   # no ground
+
+
+@pytest.mark.parametrize("path, value, error, expected", [
+    ("physx.num_position_iterations", 0, ValueError, r"an int in \[1, 255\], got 0"),
+    ("physx.contact_collection", 7, ValueError, "one of CC_NEVER"),
+    ("physx.bounce_threshold_velocity", -1.0, ValueError, "finite and >= 0"),
+    ("flex.warm_start", 2.0, ValueError, r"finite and in \[0, 1\]"),
+    ("flex.num_outer_iterations", 0, ValueError, "an int >= 1"),
+    ("use_gpu_pipeline", "yes", TypeError, "a bool"),
+    ("num_client_threads", -1, ValueError, "an int >= 0"),
+])
+def test_bad_sim_params_are_refused_naming_the_field(gym, path, value, error, expected):
+    bad = sim_params()
+    *outer, field = path.split(".")
+    setattr(getattr(bad, outer[0]) if outer else bad, field, value)
+    with pytest.raises(error, match=rf"^create_sim: SimParams\.{path} must be {expected}"):
+        gym.create_sim(0, -1, gymapi.SIM_PHYSX, bad)
+    sim = make_sim(gym, ground=False)
+    before = gym.get_sim_params(sim)
+    with pytest.raises(error, match=rf"^set_sim_params: SimParams\.{path} must be {expected}"):
+        gym.set_sim_params(sim, bad)
+    assert repr(gym.get_sim_params(sim)) == repr(before)            # nothing changed
+
+
+def test_bad_create_sim_and_create_actor_arguments_are_named(gym):
+    with pytest.raises(TypeError, match=r"^create_sim: compute_device must be an int, got str 'gpu0'"):
+        gym.create_sim("gpu0", -1, gymapi.SIM_PHYSX, sim_params())
+    with pytest.raises(ValueError, match=r"^create_sim: compute_device must be an int >= 0, got -7"):
+        gym.create_sim(-7, -1, gymapi.SIM_PHYSX, sim_params())
+    with pytest.raises(ValueError, match=r"^create_sim: graphics_device must be an int >= -1, got -2"):
+        gym.create_sim(0, -2, gymapi.SIM_PHYSX, sim_params())
+    sim = make_sim(gym, ground=False)
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    with pytest.raises(TypeError, match=r"^create_actor: name must be a str \(or None\), got int 123"):
+        gym.create_actor(env, box, pose(), 123, 0, 0)
+    assert gym.get_actor_count(env) == 0
+    assert gym.get_actor_name(env, gym.create_actor(env, box, pose(), None, 0, 0)) == "actor0"
+
+
+@pytest.mark.parametrize("method, args, arg", [
+    ("create_box", (float("inf"), 0.1, 0.1), "width"),
+    ("create_box", (0.1, 1e-30, 0.1), "height"),           # degenerate
+    ("create_box", (0.1, 0.1, 1e30), "depth"),
+    ("create_sphere", (float("inf"),), "radius"),
+    ("create_sphere", (NAN,), "radius"),
+    ("create_capsule", (0.05, float("inf")), "width"),
+])
+def test_infinite_or_degenerate_primitive_sizes_are_value_errors(gym, method, args, arg):
+    """(an infinite box or sphere raised numpy's LinAlgError)"""
+    sim = make_sim(gym, ground=False)
+    with pytest.raises(GymlikeError, match=rf"^{method}: {arg} must be a positive, finite length in \[1e-06, 100000\] m") as e:
+        getattr(gym, method)(sim, *args)
+    assert isinstance(e.value, ValueError)

@@ -19,11 +19,12 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from .asset_check import check_mesh_file, check_mjcf, check_urdf
+from .asset_check import MAX_LENGTH, check_mesh_file, check_mjcf, check_urdf
 from .enums import DofDriveMode, DofType, JointType
 from .errors import (AssetParseError, GymlikeError, GymlikeFileNotFoundError, GymlikeNotImplementedError,
                      GymlikeTypeError, GymlikeValueError)
-from .types import DOF_PROPERTIES_DTYPE, AssetOptions
+from .params import asset_options
+from .types import DOF_PROPERTIES_DTYPE, AssetOptions, number
 
 SHAPE_PROPS_DTYPE = np.dtype([
     ("friction", "<f4"), ("rolling_friction", "<f4"), ("torsion_friction", "<f4"),
@@ -473,10 +474,7 @@ def _flip_visual_meshes(b):
 
 # ============================================================================ loaders
 def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None, kind: str | None = None):
-    if options is None:
-        options = AssetOptions()
-    if not isinstance(options, AssetOptions):
-        raise GymlikeTypeError(f"load_asset: options must be gymapi.AssetOptions, got {type(options).__name__}")
+    options = asset_options(options)
     if not isinstance(root, str) or not isinstance(filename, str):
         raise GymlikeTypeError(f"load_asset: rootpath and filename must be strings, got "
                                f"{type(root).__name__} and {type(filename).__name__}")
@@ -925,14 +923,20 @@ class _Mjcf:
 
 
 # ============================================================================ primitives
+MIN_LENGTH = 1e-6      # m (see create_primitive)
+
+
 def create_primitive(sim, kind, dims, options):
-    if options is None:
-        options = AssetOptions()
-    if not isinstance(options, AssetOptions):
-        raise GymlikeTypeError(f"create_{kind}: options must be gymapi.AssetOptions, got {type(options).__name__}")
+    what = f"create_{kind}"
     for k, v in dims.items():
-        if not (isinstance(v, (int, float, np.floating, np.integer)) and v > 0):
-            raise GymlikeValueError(f"create_{kind}: {k} must be a positive number, got {v!r}")
+        size = number(v, f"{what}: {k}")
+        # an infinite size broke the inertia computation (LinAlgError); beyond MAX_LENGTH Newton's
+        # finalize never ends (asset files have the same bound); below MIN_LENGTH the shape is
+        # degenerate (float32 positions a metre from the origin cannot resolve it)
+        if not MIN_LENGTH <= size <= MAX_LENGTH:
+            raise GymlikeValueError(f"{what}: {k} must be a positive, finite length in [{MIN_LENGTH:g}, {MAX_LENGTH:g}] m, "
+                                    f"got {v!r}")
+    options = asset_options(options, what)
     wp = _wp()
     up = _up_axis(sim)
 
@@ -949,10 +953,10 @@ def create_primitive(sim, kind, dims, options):
         elif kind == "sphere":
             b.add_shape_sphere(body, radius=d["radius"])
         else:
-            # Isaac Gym capsules lie along X; Newton's along Z. `length` is the cylinder part.
+            # Isaac Gym capsules lie along X; Newton's along Z. `width` is the cylinder part.
             rot = wp.quat_from_axis_angle(wp.vec3(0.0, 1.0, 0.0), np.pi / 2)
             b.add_shape_capsule(body, xform=wp.transform(wp.vec3(0.0, 0.0, 0.0), rot),
-                                radius=d["radius"], half_height=d["length"] / 2)
+                                radius=d["radius"], half_height=d["width"] / 2)
         return b
 
     return Asset(sim, kind, None, options, make)

@@ -16,6 +16,7 @@ import numpy as np
 from .asset import Asset
 from .enums import SimType, UpAxis
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
+from .params import device_ids, plane_params, sim_params
 from .types import PlaneParams, SimParams, Transform, Vec3, coerce, number, require_finite
 
 _warned_gpu = False
@@ -170,6 +171,7 @@ class Sim:
             raise GymlikeValueError(f"create_sim: unknown physics engine {sim_type!r}; "
                                     "expected gymapi.SIM_PHYSX or gymapi.SIM_FLEX") from None
         _check_params(params)
+        compute_device_id, graphics_device_id = device_ids(compute_device_id, graphics_device_id)
         if sim_type == SimType.SIM_FLEX:
             _warn_flex_substep(params)
         self.gym = gym
@@ -229,9 +231,7 @@ class Sim:
         n = np.array(params.normal.to_tuple(), np.float64)
         if not np.isfinite(n).all() or np.linalg.norm(n) < 1e-9:
             raise GymlikeValueError(f"add_ground: plane normal must be a non-zero vector, got {params.normal}")
-        for name in ("distance", "static_friction", "dynamic_friction", "restitution"):
-            require_finite(number(getattr(params, name), f"add_ground: PlaneParams.{name}"),
-                           f"add_ground: PlaneParams.{name}")
+        plane_params(params, "add_ground")
         seg = params.segmentation_id
         if isinstance(seg, bool) or not isinstance(seg, (int, np.integer)) or seg < 0:
             raise GymlikeValueError(f"add_ground: segmentation_id must be an int >= 0, got {seg!r}")
@@ -263,6 +263,8 @@ class Sim:
         if asset.sim is not self:
             raise GymlikeValueError("create_actor: the asset was loaded for another sim")
         pose = coerce(Transform, pose, "create_actor: pose")
+        if name is not None and not isinstance(name, str):
+            raise GymlikeTypeError(f"create_actor: name must be a str (or None), got {type(name).__name__} {name!r}")
         group, filter_, seg_id = (number(v, f"create_actor: {nm}", integer=True) for nm, v in
                                   (("group", group), ("filter", filter_), ("segmentationId", seg_id)))
         vals = [pose.p.x, pose.p.y, pose.p.z, pose.r.x, pose.r.y, pose.r.z, pose.r.w]
@@ -510,3 +512,4 @@ def _check_params(p):
         UpAxis(int(p.up_axis))
     except (ValueError, TypeError):
         raise GymlikeValueError(f"SimParams.up_axis must be UP_AXIS_Y or UP_AXIS_Z, got {p.up_axis!r}") from None
+    sim_params(p)
