@@ -83,7 +83,8 @@ class Asset:
             if massless and not self._builders:
                 warn(f"asset '{self.path or self.kind}': moving bodies without mass or rotational inertia "
                      f"({', '.join(massless)}) get {MASSLESS_MASS} kg and/or {MASSLESS_INERTIA} kg m^2 "
-                     "(PhysX takes massless links, MuJoCo needs mass and inertia on every body that moves)")
+                     "(PhysX takes massless links; MuJoCo needs mass and inertia on every body that moves, "
+                     "and XPBD takes a body without mass for an immovable one)")
             if hasattr(self, "dof_props"):   # variants share the base variant's Isaac Gym view
                 self._check_same_layout(b, key)
             self._builders[key] = b
@@ -405,12 +406,27 @@ def _drop_root_position(b):
 MASSLESS_MASS, MASSLESS_INERTIA = 1e-3, 1e-6     # given to moving bodies without mass
 
 
-def _give_mass(b):
-    """Moving bodies (below a non-fixed joint) with no mass, e.g. the empty links of a URDF
-    chain of prismatic joints, get a small mass and inertia; point masses (mass, but a singular
-    inertia) get the small inertia added. Returns their labels."""
+def _moving_bodies(b):
+    """Bodies that move: below a non-fixed joint, or welded to a body that moves (a massless
+    frame welded to a moving link moves with it; XPBD takes a body without mass for an
+    immovable one, which pinned the whole robot in place)."""
     fixed_type = _newton().JointType.FIXED
-    moving = {b.joint_child[j] for j in range(len(b.joint_type)) if b.joint_type[j] != fixed_type}
+    moving, grew = set(), True
+    while grew:                    # (one pass in Newton's depth-first joint order)
+        grew = False
+        for j, jt in enumerate(b.joint_type):
+            c = b.joint_child[j]
+            if c not in moving and (jt != fixed_type or b.joint_parent[j] in moving):
+                moving.add(c)
+                grew = True
+    return moving
+
+
+def _give_mass(b):
+    """Moving bodies (_moving_bodies) with no mass, e.g. the empty links of a URDF chain of
+    prismatic joints or a massless frame welded to a link, get a small mass and inertia; point
+    masses (mass, but a singular inertia) get the small inertia added. Returns their labels."""
+    moving = _moving_bodies(b)
     out = []
     for i in sorted(moving):
         mass = float(b.body_mass[i])
