@@ -241,3 +241,37 @@ def test_infinite_or_degenerate_primitive_sizes_are_value_errors(gym, method, ar
     with pytest.raises(GymlikeError, match=rf"^{method}: {arg} must be a positive, finite length in \[1e-06, 100000\] m") as e:
         getattr(gym, method)(sim, *args)
     assert isinstance(e.value, ValueError)
+
+
+# ---------------------------------------------------------------- empty tensors, None handles
+def test_an_empty_gymapi_tensor_is_named_not_an_attribute_error(gym, pendulums):
+    """`gymapi.Tensor()` is Isaac Gym's empty placeholder: usable as a value, refused as data."""
+    sim = pendulums
+    empty = gymapi.Tensor()
+    assert empty.shape == () and empty.data_ptr == 0
+    ok = gymtorch.unwrap_tensor(torch.zeros(gym.get_sim_actor_count(sim), 13))
+    for call, arg in ((lambda: gym.set_actor_root_state_tensor(sim, empty), "root_states"),
+                      (lambda: gym.set_actor_root_state_tensor_indexed(sim, ok, empty, 1), "actor indices"),
+                      (lambda: gym.set_dof_position_target_tensor(sim, empty), "targets"),
+                      (lambda: gym.apply_rigid_body_force_tensors(sim, empty), "forceTensor"),
+                      (lambda: gymtorch.wrap_tensor(empty), "gym_tensor")):
+        with pytest.raises(ValueError, match=rf": {arg} is an empty gymapi.Tensor") as e:
+            call()
+        assert isinstance(e.value, GymlikeError)
+
+
+def test_none_handles_are_named(gym, pendulums):
+    sim = pendulums
+    env = gym.get_env(sim, 0)
+    with pytest.raises(TypeError, match=r"^get_vec_rigid_transform: envs must be a list of Env handles, got NoneType"):
+        gym.get_vec_rigid_transform(None, 0)
+    with pytest.raises(TypeError, match=r"^get_vec_env_rigid_contact_forces: envs must be a list"):
+        gym.get_vec_env_rigid_contact_forces(None)
+    props = gymapi.AttractorProperties()
+    props.rigid_handle = None
+    with pytest.raises(TypeError, match=r"^create_rigid_body_attractor: props\.rigid_handle must be an int"):
+        gym.create_rigid_body_attractor(env, props)
+    with pytest.raises(IndexError, match=r"^get_actor_tendon_offset: tendon index 0 out of range \[0, 0\)"):
+        gym.get_actor_tendon_offset(env, 0, 0)           # (an actor without tendons: AttributeError before)
+    poses = gym.get_vec_rigid_transform([env, gym.get_env(sim, 1)], 1)
+    assert poses.dtype == gymapi.Transform.dtype and len(poses) == 2

@@ -394,6 +394,16 @@ def body_state(env, handle, flags):
     return actor_body_states(actor, flags)[i]
 
 
+def vec_body_poses(pairs):
+    """Poses (Transform.dtype) of the bodies of (env, env-domain body handle) pairs."""
+    from .handles import env_of
+    from .types import TRANSFORM_DTYPE
+    out = np.zeros(len(pairs), TRANSFORM_DTYPE)
+    for k, (e, h) in enumerate(pairs):
+        out[k] = body_state(env_of(e), h, STATE_POS)["pose"]
+    return out
+
+
 def set_body_field(env, handle, write):
     """Read-modify-write of one body's state row (`write(row)`), by env-domain body handle."""
     actor, i = _actor_at(env, handle, "body")
