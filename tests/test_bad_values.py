@@ -8,6 +8,7 @@ import torch
 
 from conftest import ASSETS, PENDULUM_URDF, make_sim, options, pose, sim_params, write
 from gymlike import gymapi, gymtorch
+from gymlike.core import state as core_state
 from gymlike.core.errors import GymlikeError, SimulationNaNError
 
 NAN = float("nan")
@@ -275,3 +276,82 @@ def test_none_handles_are_named(gym, pendulums):
         gym.get_actor_tendon_offset(env, 0, 0)           # (an actor without tendons: AttributeError before)
     poses = gym.get_vec_rigid_transform([env, gym.get_env(sim, 1)], 1)
     assert poses.dtype == gymapi.Transform.dtype and len(poses) == 2
+
+
+# ---------------------------------------------------------------- writes made before prepare_sim
+def _two_boxes(gym):
+    sim = make_sim(gym)
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    envs = [gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2) for _ in range(2)]
+    for env in envs:
+        gym.create_actor(env, box, pose(z=0.5), "box", 0, 0)
+    return sim, envs
+
+
+def _lift(gym, env, z):
+    s = gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_ALL)
+    s["pose"]["p"]["z"] = z
+    gym.set_actor_rigid_body_states(env, 0, s, gymapi.STATE_ALL)
+
+
+def _z(gym, env):
+    return float(gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)["pose"]["p"]["z"][0])
+
+
+def test_a_bad_state_write_before_prepare_is_refused_when_made(gym):
+    """The same rules before and after prepare_sim: a zero quaternion is refused by the call
+    (it used to be recorded and fail inside prepare_sim), and the valid writes stand."""
+    sim, envs = _two_boxes(gym)
+    _lift(gym, envs[1], 2.0)
+    bad = gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_ALL)
+    bad["pose"]["r"] = (0, 0, 0, 0)
+    with pytest.raises(ValueError, match=r"^set_actor_rigid_body_states: states\[0\]\['pose'\]\['r'\] is a zero quaternion"):
+        gym.set_actor_rigid_body_states(envs[0], 0, bad, gymapi.STATE_ALL)
+    with pytest.raises(ValueError, match=r"^set_env_rigid_body_states: states\[0\]\['pose'\]\['r'\] is a zero quaternion"):
+        gym.set_env_rigid_body_states(envs[0], bad, gymapi.STATE_ALL)
+    with pytest.raises(ValueError, match=r"^set_rigid_transform: the rotation is a zero quaternion"):
+        gym.set_rigid_transform(envs[0], 0, gymapi.Transform(gymapi.Vec3(0, 0, 1), gymapi.Quat(0, 0, 0, 0)))
+    assert _z(gym, envs[0]) == pytest.approx(0.5)          # (reads before prepare: what was set)
+    gym.prepare_sim(sim)
+    assert _z(gym, envs[0]) == pytest.approx(0.5) and _z(gym, envs[1]) == pytest.approx(2.0)
+    with pytest.raises(ValueError, match=r"^set_actor_rigid_body_states: states\[0\]\['pose'\]\['r'\] is a zero quaternion"):
+        gym.set_actor_rigid_body_states(envs[0], 0, bad, gymapi.STATE_ALL)
+
+
+def test_a_failed_prepare_keeps_the_valid_deferred_writes_and_names_the_failed_one(gym, tmp_path, monkeypatch):
+    """A deferred write that still fails when applied (simulated here: the write of env 0's box
+    raises once) fails prepare_sim naming that write; the others (env 1's box at z = 2, its
+    pendulum's DOF state) are kept, and the next prepare_sim applies them."""
+    write(tmp_path, "pend.urdf", PENDULUM_URDF.format(L=0.5))
+    sim = make_sim(gym)
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    pend = gym.load_asset(sim, str(tmp_path), "pend.urdf", options(fix_base_link=True))
+    envs = [gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2) for _ in range(2)]
+    for env in envs:
+        gym.create_actor(env, box, pose(z=0.5), "box", 0, 0)
+        gym.create_actor(env, pend, pose(x=0.5, z=1.0), "pend", 0, 0)
+    _lift(gym, envs[1], 2.0)
+    _lift(gym, envs[0], 1.0)
+    ds = gym.get_actor_dof_states(envs[1], 1, gymapi.STATE_ALL)
+    ds["pos"][0] = 0.4
+    gym.set_actor_dof_states(envs[1], 1, ds, gymapi.STATE_ALL)
+    real = core_state.set_body_states
+    failures = []
+
+    def fail_env0_once(sim_, b0, *args):
+        if b0 == 0 and not failures:
+            failures.append(b0)
+            raise ValueError("the model cannot take it")
+        return real(sim_, b0, *args)
+
+    monkeypatch.setattr(core_state, "set_body_states", fail_env0_once)
+    with pytest.raises(ValueError, match=r"^prepare_sim: the set_actor_rigid_body_states call made before the sim "
+                                         r"was prepared for actor 'box' in env 0 \(deferred write 2\) could not be "
+                                         r"applied: the model cannot take it\. That write was dropped; the other 1 "
+                                         r"deferred write\(s\) are kept") as e:
+        gym.prepare_sim(sim)
+    assert isinstance(e.value, GymlikeError)
+    gym.prepare_sim(sim)
+    assert _z(gym, envs[1]) == pytest.approx(2.0)          # kept
+    assert float(gym.get_actor_dof_states(envs[1], 1, gymapi.STATE_POS)["pos"][0]) == pytest.approx(0.4)
+    assert _z(gym, envs[0]) == pytest.approx(0.5)          # dropped: the creation pose

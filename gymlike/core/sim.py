@@ -373,19 +373,28 @@ class Sim:
     # NaN check: read back every `nan_check_interval` simulate calls (core/step.py)
     nan_check_interval = 1
 
-    def defer(self, actor, fn):
-        """Replay `fn()` once the model exists, after the writes deferred before it."""
-        self.replay.append(fn)
+    def defer(self, actor, fn, what="a write"):
+        """Replay `fn()` once the model exists, after the writes deferred before it (`what`: the
+        call that made it, for an error at the replay)."""
+        self.replay.append((fn, actor, what))
         if actor is not None:
             actor.replays += 1
 
     def replay_deferred(self):
-        ops = list(self.replay)
+        """Apply the deferred writes in call order. They stay recorded until all applied: when
+        one fails, the build fails naming it, that write is dropped and the others are kept for
+        the next prepare_sim (each was validated when it was made, so this is rare)."""
+        for k, (fn, actor, what) in enumerate(self.replay):
+            try:
+                fn()
+            except Exception as e:
+                del self.replay[k]
+                if actor is not None:
+                    actor.replays -= 1
+                raise deferred_write_failed(e, what, actor, k, len(self.replay)) from e
         self.replay.clear()
         for a in self.all_actors():
             a.replays = 0
-        for fn in ops:
-            fn()
 
     # The current state. The MuJoCo C step leaves it behind MuJoCo's data and defers the
     # conversion to the first read (defer_state_sync): every reader comes through here, while
@@ -498,6 +507,17 @@ def _warn_flex_substep(p):
         warn(f"create_sim: SIM_FLEX steps Newton's XPBD in substeps of {h:.4g} s (dt / substeps); "
              f"articulations driven by efforts stay stable up to {FLEX_STABLE_SUBSTEP:.4g} s: use "
              f"substeps >= {need} for dt {p.dt:.4g}, or SIM_PHYSX")
+
+
+def deferred_write_failed(e, what, actor, k, kept):
+    """The error of a deferred write that failed at its replay: the builtin type it had."""
+    from .runtime import call_name
+    cls = next((c for b, c in ((IndexError, GymlikeIndexError), (TypeError, GymlikeTypeError),
+                               (ValueError, GymlikeValueError)) if isinstance(e, b)), GymlikeRuntimeError)
+    where = f" for actor '{actor.name}' in env {actor.env.index}" if actor is not None else ""
+    return cls(f"{call_name()}: the {what} call made before the sim was prepared{where} (deferred write "
+               f"{k + 1}) could not be applied: {e}. That write was dropped; the other {kept} deferred "
+               f"write(s) are kept for the next prepare_sim")
 
 
 def _check_params(p):
