@@ -9,6 +9,7 @@ import torch
 from conftest import ASSETS, PENDULUM_URDF, make_sim, options, pose, sim_params, write
 from gymlike import gymapi, gymtorch
 from gymlike.core import state as core_state
+from gymlike.core import tensors as core_tensors
 from gymlike.core.errors import GymlikeError, SimulationNaNError
 
 NAN = float("nan")
@@ -355,3 +356,67 @@ def test_a_failed_prepare_keeps_the_valid_deferred_writes_and_names_the_failed_o
     assert _z(gym, envs[1]) == pytest.approx(2.0)          # kept
     assert float(gym.get_actor_dof_states(envs[1], 1, gymapi.STATE_POS)["pos"][0]) == pytest.approx(0.4)
     assert _z(gym, envs[0]) == pytest.approx(0.5)          # dropped: the creation pose
+
+
+# ---------------------------------------------------------------- zero quaternions in state tensors
+def _root_rows(gym, sim):
+    root = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+    gym.refresh_actor_root_state_tensor(sim)
+    return root
+
+
+def test_zero_quaternion_rows_are_refused_and_nothing_is_written(gym, pendulums):
+    """A root or body state row with a zero quaternion (a zero-initialized tensor whose positions
+    were set) has no rotation to normalize to: the setter refuses the whole call, so the valid
+    rows of that call are not written either."""
+    sim = pendulums
+    root = _root_rows(gym, sim)
+    before = root.clone()
+    box1 = gym.get_actor_index(gym.get_env(sim, 1), 1, gymapi.DOMAIN_SIM)
+    rows = root.clone()
+    rows[0:2, 2] += 1.0                                   # valid edits in env 0
+    rows[box1, 3:7] = 0.0                                 # env 1's box: no rotation
+    with pytest.raises(ValueError, match=rf"^set_actor_root_state_tensor: root_states row {box1} \(actor {box1}, "
+                                         r"env 1\) has a zero quaternion.*nothing was written"):
+        gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(rows))
+    idx = torch.tensor([1, box1], dtype=torch.int32)
+    with pytest.raises(ValueError, match=rf"^set_actor_root_state_tensor_indexed: root_states row {box1} "):
+        gym.set_actor_root_state_tensor_indexed(sim, gymtorch.unwrap_tensor(rows), gymtorch.unwrap_tensor(idx), 2)
+    gym.refresh_actor_root_state_tensor(sim)
+    assert torch.equal(root, before)
+    # an indexed call that does not list the bad row writes what it lists
+    gym.set_actor_root_state_tensor_indexed(sim, gymtorch.unwrap_tensor(rows), gymtorch.unwrap_tensor(idx), 1)
+    gym.refresh_actor_root_state_tensor(sim)
+    assert root[1, 2] == pytest.approx(before[1, 2] + 1.0) and torch.equal(root[0], before[0])
+    body = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
+    gym.refresh_rigid_body_state_tensor(sim)
+    body_before = body.clone()
+    rows = body.clone()
+    rows[0, 2] += 1.0
+    rows[4, 3:7] = 0.0
+    with pytest.raises(ValueError, match=r"^set_rigid_body_state_tensor: states row 4 \(rigid body 4, env 1\) has a "
+                                         r"zero quaternion"):
+        gym.set_rigid_body_state_tensor(sim, gymtorch.unwrap_tensor(rows))
+    gym.refresh_rigid_body_state_tensor(sim)
+    assert torch.equal(body, body_before)
+
+
+def test_zero_quaternion_rows_on_the_device_path_are_named_by_the_next_simulate(gym, pendulums):
+    """On CUDA the setter does not read its check back (a device sync per call): the call still
+    writes nothing, and the NaN guard names the env at the next simulate. Simulated on the CPU
+    by turning off the immediate read."""
+    sim = pendulums
+    root = _root_rows(gym, sim)
+    before = root.clone()
+    rows = root.clone()
+    rows[0, 2] += 1.0
+    rows[gym.get_actor_index(gym.get_env(sim, 2), 1, gymapi.DOMAIN_SIM), 3:7] = 0.0
+    core_tensors.api(sim).report_now = False
+    gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(rows))      # no error here
+    gym.refresh_actor_root_state_tensor(sim)
+    assert torch.equal(root, before)
+    with pytest.raises(SimulationNaNError, match=r"rows with a zero quaternion: that call wrote nothing\) given for "
+                                                 r"env\(s\) 2") as e:
+        gym.simulate(sim)
+    assert e.value.envs == [2]
+    gym.simulate(sim)                                      # named once; nothing else is wrong

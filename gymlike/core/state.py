@@ -452,15 +452,16 @@ def _written(sim, n, host, arts):
     sim.state_written(host)
 
 
-def write_roots(sim, src, ids, host, n, arts, launch):
+def write_roots(sim, src, ids, host, n, arts, launch, refused):
     """Root states (actors, 13; env frame) of the actors `ids` (host: their host indices, None
-    for all) into the joint coordinates of free roots and the joint frames of fixed ones."""
+    for all) into the joint coordinates of free roots and the joint frames of fixed ones;
+    nothing when `refused` (tensors.TensorAPI.refuse_zero_quaternions) holds a row."""
     TK = _tensor_kernels()
     sim.sync_joint_state()
     m, st, d = sim.model, sim.state, sim.dev
     launch("set_roots", TK.scatter_roots, n,
            (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
-            m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts))
+            m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts, refused))
     h = sim.host
     if h.any_fixed_root and (host is None or not h.actor_floating[host].all()):
         P.notify(sim, "JOINT_PROPERTIES")      # a fixed root moved: its joint frame changed
@@ -478,14 +479,14 @@ def write_dof_rows(sim, src, ids, host, n, arts, launch):
     _written(sim, n, host, arts)
 
 
-def write_body_rows(sim, src):
+def write_body_rows(sim, src, refused):
     """All rigid body states (bodies, 13; env frame) -> bodies, then joints follow (inverse,
-    then forward kinematics)."""
+    then forward kinematics); no body state is written when `refused` holds a row."""
     newton, wp = _newton(), _wp()
     sim.sync_joint_state()
     st = sim.state
     wp.launch(_tensor_kernels().scatter_bodies, dim=sim.host.num_bodies, device=sim.device,
-              inputs=[src, sim.dev.body_origin, st.body_q, st.body_qd])
+              inputs=[src, sim.dev.body_origin, st.body_q, st.body_qd, refused])
     newton.eval_ik(sim.model, st, st.joint_q, st.joint_qd)
     newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st)
     sim.state_written()

@@ -112,6 +112,10 @@ class TensorAPI:
         self.launch = Launcher(dev)                 # recorded launches of the per-step kernels
         self.torch_device = torch.device(dev)
         self._views = {}                            # recent user tensors -> Warp views (see as_array)
+        # zero-quaternion rows of the state setters (refuse_zero_quaternions): the first one
+        # listed, or NO_ROW; read on the host only where that costs no device sync
+        self.refused = wp.array([TK.NO_ROW], dtype=wp.int32, device=dev)
+        self.report_now = wp.get_device(dev).is_cpu
 
     # ------------------------------------------------------------------ buffers
     def buffer(self, name, shape, fill):
@@ -249,6 +253,28 @@ class TensorAPI:
             raise GymlikeIndexError(f"{what}: actor index {bad} out of range [0, {self.n_act})")
         return wp.from_torch(t), host
 
+    def refuse_zero_quaternions(self, src, ids, host, n, what, arg, roots):
+        """A state setter writes nothing when a row it writes has a zero quaternion (no rotation
+        to normalize to). One launch checks those rows on the device and leaves the first in
+        `self.refused`, which the scatter kernels read: no Python loop over rows, no host read.
+        On the CPU the flag is read at once (a memory read) and the call raises here; on CUDA,
+        where that read would be a device sync per call, the NaN guard names the envs at the
+        next simulate, as it does for NaN targets. `roots`: rows are actors (ids: which), else
+        every body."""
+        d, h = self.sim.dev, self.sim.host
+        self.refused.fill_(TK.NO_ROW)
+        self.launch(("zero_quat", roots), TK.find_zero_quaternions, n,
+                    (src, ids, int(roots), d.actor_env if roots else d.body_env, int(not self.report_now),
+                     self.refused, d.nan_worlds, d.bad_input, d.nan_count))
+        if self.report_now:
+            i = int(self.refused.numpy()[0])
+            if i != TK.NO_ROW:
+                r = int(host[i]) if host is not None else i
+                who = f"actor {r}, env {h.actor_env[r]}" if roots else f"rigid body {r}, env {h.body_env[r]}"
+                raise GymlikeValueError(f"{what}: {arg} row {r} ({who}) has a zero quaternion in columns 3:7 "
+                                        "(x, y, z, w; identity: 0, 0, 0, 1); nothing was written")
+        return self.refused
+
     # ------------------------------------------------------------------ setters
     # (validated here; written by the module of each concept, shared with the handle API)
     def set_roots(self, tensor, indices, count, what=None):
@@ -257,7 +283,8 @@ class TensorAPI:
         src = self.as_array(tensor, what, self.n_act, 13, arg="root_states")
         ids, host, n = self.targets(indices, count, what)
         if n:
-            state.write_roots(self.sim, src, ids, host, n, self.arts, self.launch)
+            refused = self.refuse_zero_quaternions(src, ids, host, n, what, "root_states", roots=True)
+            state.write_roots(self.sim, src, ids, host, n, self.arts, self.launch, refused)
         return True
 
     def set_dof_states(self, tensor, indices, count, what=None):
@@ -281,7 +308,11 @@ class TensorAPI:
     def set_bodies(self, tensor, what=None):
         what = what or call_name()
         from . import state
-        state.write_body_rows(self.sim, self.as_array(tensor, what, self.n_body, 13, arg="states"))
+        src = self.as_array(tensor, what, self.n_body, 13, arg="states")
+        if self.n_body:
+            refused = self.refuse_zero_quaternions(src, self.sim.dev.actor_all, None, self.n_body, what, "states",
+                                                   roots=False)
+            state.write_body_rows(self.sim, src, refused)
         return True
 
     def apply_forces(self, force, torque, pos, space, what=None):
