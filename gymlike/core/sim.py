@@ -373,7 +373,7 @@ class Sim:
     # NaN check: read back every `nan_check_interval` simulate calls (core/step.py)
     nan_check_interval = 1
 
-    def defer(self, actor, fn, what="a write"):
+    def defer(self, actor, fn, what):
         """Replay `fn()` once the model exists, after the writes deferred before it (`what`: the
         call that made it, for an error at the replay)."""
         self.replay.append((fn, actor, what))
