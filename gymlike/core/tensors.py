@@ -116,6 +116,7 @@ class TensorAPI:
         # listed, or NO_ROW; read on the host only where that costs no device sync
         self.refused = wp.array([TK.NO_ROW], dtype=wp.int32, device=dev)
         self.report_now = wp.get_device(dev).is_cpu
+        self._refused_host = self.refused.numpy() if self.report_now else None   # (CPU: a view)
 
     # ------------------------------------------------------------------ buffers
     def buffer(self, name, shape, fill):
@@ -262,12 +263,16 @@ class TensorAPI:
         next simulate, as it does for NaN targets. `roots`: rows are actors (ids: which), else
         every body."""
         d, h = self.sim.dev, self.sim.host
-        self.refused.fill_(TK.NO_ROW)
+        host_flag = self._refused_host if self.report_now else None
+        if host_flag is not None:
+            host_flag[0] = TK.NO_ROW            # (a memory write; fill_ costs a launch)
+        else:
+            self.refused.fill_(TK.NO_ROW)
         self.launch(("zero_quat", roots), TK.find_zero_quaternions, n,
                     (src, ids, int(roots), d.actor_env if roots else d.body_env, int(not self.report_now),
                      self.refused, d.nan_worlds, d.bad_input, d.nan_count))
-        if self.report_now:
-            i = int(self.refused.numpy()[0])
+        if host_flag is not None:
+            i = int(host_flag[0])
             if i != TK.NO_ROW:
                 r = int(host[i]) if host is not None else i
                 who = f"actor {r}, env {h.actor_env[r]}" if roots else f"rigid body {r}, env {h.body_env[r]}"
