@@ -30,7 +30,6 @@ from .core.types import (  # noqa: F401
     eulers_to_quats_zyx, quats_to_eulers_zyx, rotate, rotate_inverse, transform,
     transform_inverse,
 )
-from .core.types import TRANSFORM_DTYPE as _TRANSFORM_DTYPE
 from .core.types import coerce as _coerce
 from .core.runtime import serialized as _serialized, call_name
 
@@ -132,7 +131,7 @@ class Gym:
         """Capsule along X; `width` is the length of its cylindrical part."""
         from .core.asset import create_primitive
         return _register(sim, create_primitive(_h.sim_of(sim), "capsule",
-                                               dict(radius=radius, length=width), options))
+                                               dict(radius=radius, width=width), options))
 
     def debug_print_asset(self, asset, outpath=None):
         """Print the asset's bodies, joints, DOFs and shapes (to a file if outpath is given)."""
@@ -545,10 +544,8 @@ class Gym:
         _S().set_body_field(_h.env_of(env), handle, lambda row: row["vel"].__setitem__("angular", v.to_tuple()))
 
     def get_vec_rigid_transform(self, envs, handles):
-        out = _np.zeros(len(envs), _TRANSFORM_DTYPE)
-        for k, (e, h) in enumerate(_h.env_actor_pairs(envs, handles)):
-            out[k] = _S().body_state(_h.env_of(e), h, STATE_POS)["pose"]  # noqa: F405
-        return out
+        """Pose of one body per env (env frame), as a Transform.dtype array."""
+        return _S().vec_body_poses(_h.env_actor_pairs(envs, handles))
 
     def get_vec_rigid_linear_velocity(self, envs, handles):
         return _np.array([tuple(_S().body_state(_h.env_of(e), h, STATE_VEL)["vel"]["linear"])  # noqa: F405
@@ -722,8 +719,7 @@ class Gym:
     def get_vec_env_rigid_contact_forces(self, envs):
         """Net contact forces of the listed envs' bodies, concatenated (Vec3 array)."""
         from .core import contacts as C
-        envs = [_h.env_of(e) for e in envs]
-        return C.vec_env_contact_forces(envs)
+        return C.vec_env_contact_forces(_h.envs_of(envs))
 
     def get_env_rigid_contacts(self, env):
         """RigidContact records of the env's contacts in the last simulate."""
@@ -1243,8 +1239,8 @@ class Gym:
     def get_actor_tendon_offset(self, env, actor, index):
         """Length offset of an actor's fixed tendon (added to sum of coef * joint position)."""
         a = _h.actor_of(env, actor)
-        t = _T.of_asset(a.asset)
-        return float(a.tendon_offsets[_h.index(index, len(t.names), kind="tendon")])
+        i = _h.index(index, len(_T.of_asset(a.asset).names), kind="tendon")
+        return float(a.tendon_offsets[i])
 
     def get_actor_tendon_properties(self, env, actor):
         """Fixed-tendon properties the sim uses for an actor."""

@@ -1,16 +1,14 @@
 """Isaac Gym's `gymtorch`: zero-copy conversion between gymapi.Tensor and torch tensors."""
 
 from .core.errors import GymlikeTypeError, GymlikeValueError
-from .core.tensors import GymTensor
+from .core.tensors import GymTensor, torch_of
 from .core.types import number
 
 
 def wrap_tensor(gym_tensor, offsets=None, counts=None):
     """A torch tensor sharing the memory of a gymapi.Tensor (same data pointer, same device).
     `offsets`/`counts` (one per dimension) select a sub-block, as in Isaac Gym."""
-    if not isinstance(gym_tensor, GymTensor):
-        raise GymlikeTypeError(f"wrap_tensor: expected a gymapi.Tensor, got {type(gym_tensor).__name__}")
-    t = gym_tensor._torch
+    t = torch_of(gym_tensor, "wrap_tensor", "gym_tensor")
     t = t.view(t.shape)
     if offsets is None and counts is None:
         return t

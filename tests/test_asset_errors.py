@@ -173,6 +173,29 @@ def test_point_mass_link_gets_rotational_inertia(gym, sim, folder):
     assert abs(float(pos[0])) > 0.05 and abs(float(pos[0])) < 3.2
 
 
+@pytest.mark.parametrize("engine", [gymapi.SIM_PHYSX, gymapi.SIM_FLEX])
+def test_massless_link_welded_to_a_moving_link_gets_mass_with_a_warning(gym, folder, engine):
+    """A link with zero mass and zero inertia welded (fixed joint) to a floating base moves with
+    it. It simulated without a word, and on SIM_FLEX (XPBD: no mass = immovable) it pinned the
+    falling robot in mid-air. Like other moving links without mass it gets 0.001 kg and a
+    warning, and the robot falls freely on both engines."""
+    frame = ('<link name="frame"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" '
+             'izz="0"/></inertial></link>')
+    (folder / "frame.urdf").write_text(robot(A, frame, joint("weld", "a", "frame", jtype="fixed", extra="")))
+    params = gymapi.SimParams()
+    params.up_axis, params.gravity, params.dt, params.substeps = gymapi.UP_AXIS_Z, gymapi.Vec3(0, 0, -9.81), 1 / 60, 4
+    sim = gym.create_sim(0, -1, engine, params)
+    with pytest.warns(UserWarning, match=r"without mass or rotational inertia \(frame\)"):
+        asset = gym.load_asset(sim, str(folder), "frame.urdf", gymapi.AssetOptions())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, asset, gymapi.Transform(p=gymapi.Vec3(0, 0, 5)), "robot", 0, 0)
+    assert gym.get_actor_rigid_body_properties(env, 0)[1].mass == pytest.approx(0.001)
+    for _ in range(30):
+        gym.simulate(sim)
+    z = gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)["pose"]["p"]["z"]
+    assert z[0] == pytest.approx(5.0 - 0.5 * 9.81 * 0.5 ** 2, abs=0.02) and z[1] == pytest.approx(z[0] + 0.2, abs=1e-3)
+
+
 def test_solver_refusal_at_prepare_sim_names_the_asset(gym, sim, folder):
     """What only MuJoCo can judge (here a 1e30 kg link) is refused at prepare_sim as a
     GymlikeRuntimeError naming the asset files, and the sim stays open for a fixed script."""

@@ -8,6 +8,8 @@ import torch
 
 from conftest import ASSETS, PENDULUM_URDF, make_sim, options, pose, sim_params, write
 from gymlike import gymapi, gymtorch
+from gymlike.core import state as core_state
+from gymlike.core import tensors as core_tensors
 from gymlike.core.errors import GymlikeError, SimulationNaNError
 
 NAN = float("nan")
@@ -83,14 +85,21 @@ def test_non_finite_or_absurd_tensor_inputs_are_named_by_the_guard(gym, pendulum
 
 
 def test_indexed_setter_ignores_rows_it_does_not_write(gym, pendulums):
-    """Isaac Gym reads only the listed actors' rows: garbage elsewhere is not an input."""
+    """Isaac Gym reads only the listed actors' rows: garbage elsewhere is not an input. The
+    listed row is written (the pendulum turns to it), the others are not."""
     sim = pendulums
     targets = torch.full((3,), NAN)
     targets[0] = 0.3
     actors = torch.tensor([0], dtype=torch.int32)    # env 0's pendulum
     gym.set_dof_position_target_tensor_indexed(sim, gymtorch.unwrap_tensor(targets), gymtorch.unwrap_tensor(actors), 1)
-    for _ in range(5):
-        gym.simulate(sim)
+    envs = [gym.get_env(sim, i) for i in range(3)]
+    assert [float(gym.get_actor_dof_position_targets(e, 0)[0]) for e in envs] == [pytest.approx(0.3), 0.0, 0.0]
+    for _ in range(60):
+        gym.simulate(sim)                            # (no NaN named: the NaN rows were not inputs)
+    pos = [float(gym.get_actor_dof_states(e, 0, gymapi.STATE_POS)["pos"][0]) for e in envs]
+    # (the written pendulum moves; SIM_FLEX's drive at one 1/120 s substep overshoots, so only
+    # that it moved is asserted) and the others hang still
+    assert abs(pos[0]) > 0.05 and abs(pos[1]) < 1e-3 and abs(pos[2]) < 1e-3
 
 
 def test_wrong_typed_arguments_are_type_errors(gym, tmp_path):
@@ -138,3 +147,283 @@ def test_two_threads_stepping_two_sims_match_serial_runs(gym):
     for t in threads:
         t.join()
     assert torch.equal(out["a"], out["serial"]) and torch.equal(out["b"], out["serial"])
+
+
+# ---------------------------------------------------------------- parameters, where they enter
+@pytest.mark.parametrize("field, value, error, expected", [
+    ("armature", NAN, ValueError, "finite and >= 0, got nan"),
+    ("armature", -1.0, ValueError, "finite and >= 0, got -1.0"),
+    ("linear_damping", -1.0, ValueError, "finite and >= 0"),
+    ("linear_damping", NAN, ValueError, "finite and >= 0"),
+    ("angular_damping", -0.5, ValueError, "finite and >= 0"),
+    ("density", -1000.0, ValueError, "finite and >= 0"),
+    ("max_linear_velocity", 0.0, ValueError, r"> 0 \(inf: no limit\)"),
+    ("default_dof_drive_mode", 99, ValueError, r"one of DOF_MODE_NONE \(0\), .*DOF_MODE_EFFORT \(3\), got 99"),
+    ("fix_base_link", "no", TypeError, r"a bool \(True or False\), got str 'no'"),
+    ("slices_per_cylinder", 2.5, TypeError, "an int, got float"),
+])
+def test_bad_asset_options_are_refused_naming_the_field(gym, tmp_path, field, value, error, expected):
+    """AssetOptions are judged where they enter (load_asset, create_box ...), not silently used."""
+    write(tmp_path, "pend.urdf", PENDULUM_URDF.format(L=0.5))
+    sim = make_sim(gym, ground=False)
+    o = options()
+    setattr(o, field, value)
+    for call, name in ((lambda: gym.load_asset(sim, str(tmp_path), "pend.urdf", o), "load_asset"),
+                       (lambda: gym.create_box(sim, 0.1, 0.1, 0.1, o), "create_box")):
+        with pytest.raises(error, match=rf"^{name}: AssetOptions\.{field} must be {expected}") as e:
+            call()
+        assert isinstance(e.value, GymlikeError)
+    o = options(fix_base_link=1, default_dof_drive_mode=gymapi.DOF_MODE_POS)   # (0/1 are bools, as in Isaac Gym)
+    asset = gym.load_asset(sim, str(tmp_path), "pend.urdf", o)
+    assert gym.get_asset_dof_properties(asset)["driveMode"][0] == gymapi.DOF_MODE_POS
+
+
+@pytest.mark.parametrize("field, value, expected", [
+    ("static_friction", -1.0, "finite and >= 0, got -1.0"),
+    ("dynamic_friction", -0.5, "finite and >= 0"),
+    ("restitution", 1.5, r"finite and in \[0, 1\], got 1.5"),
+])
+def test_bad_plane_params_are_refused_and_add_no_ground(gym, field, value, expected):
+    sim = make_sim(gym, ground=False)
+    pp = gymapi.PlaneParams()
+    pp.normal = gymapi.Vec3(0, 0, 1)
+    setattr(pp, field, value)
+    with pytest.raises(ValueError, match=rf"^add_ground: PlaneParams\.{field} must be {expected}"):
+        gym.add_ground(sim, pp)
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, box, pose(z=0.05), "box", 0, 0)
+    for _ in range(30):
+        gym.simulate(sim)
+    assert gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)["pose"]["p"]["z"][0] < 0.0   # no ground
+
+
+@pytest.mark.parametrize("path, value, error, expected", [
+    ("physx.num_position_iterations", 0, ValueError, r"an int in \[1, 255\], got 0"),
+    ("physx.contact_collection", 7, ValueError, "one of CC_NEVER"),
+    ("physx.bounce_threshold_velocity", -1.0, ValueError, "finite and >= 0"),
+    ("flex.warm_start", 2.0, ValueError, r"finite and in \[0, 1\]"),
+    ("flex.num_outer_iterations", 0, ValueError, "an int >= 1"),
+    ("use_gpu_pipeline", "yes", TypeError, "a bool"),
+    ("num_client_threads", -1, ValueError, "an int >= 0"),
+])
+def test_bad_sim_params_are_refused_naming_the_field(gym, path, value, error, expected):
+    bad = sim_params()
+    *outer, field = path.split(".")
+    setattr(getattr(bad, outer[0]) if outer else bad, field, value)
+    with pytest.raises(error, match=rf"^create_sim: SimParams\.{path} must be {expected}"):
+        gym.create_sim(0, -1, gymapi.SIM_PHYSX, bad)
+    sim = make_sim(gym, ground=False)
+    before = gym.get_sim_params(sim)
+    with pytest.raises(error, match=rf"^set_sim_params: SimParams\.{path} must be {expected}"):
+        gym.set_sim_params(sim, bad)
+    assert repr(gym.get_sim_params(sim)) == repr(before)            # nothing changed
+
+
+def test_bad_create_sim_and_create_actor_arguments_are_named(gym):
+    with pytest.raises(TypeError, match=r"^create_sim: compute_device must be an int, got str 'gpu0'"):
+        gym.create_sim("gpu0", -1, gymapi.SIM_PHYSX, sim_params())
+    with pytest.raises(ValueError, match=r"^create_sim: compute_device must be an int >= 0, got -7"):
+        gym.create_sim(-7, -1, gymapi.SIM_PHYSX, sim_params())
+    with pytest.raises(ValueError, match=r"^create_sim: graphics_device must be an int >= -1, got -2"):
+        gym.create_sim(0, -2, gymapi.SIM_PHYSX, sim_params())
+    sim = make_sim(gym, ground=False)
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    with pytest.raises(TypeError, match=r"^create_actor: name must be a str \(or None\), got int 123"):
+        gym.create_actor(env, box, pose(), 123, 0, 0)
+    assert gym.get_actor_count(env) == 0
+    assert gym.get_actor_name(env, gym.create_actor(env, box, pose(), None, 0, 0)) == "actor0"
+
+
+@pytest.mark.parametrize("method, args, arg", [
+    ("create_box", (float("inf"), 0.1, 0.1), "width"),
+    ("create_box", (0.1, 1e-30, 0.1), "height"),           # degenerate
+    ("create_box", (0.1, 0.1, 1e30), "depth"),
+    ("create_sphere", (float("inf"),), "radius"),
+    ("create_sphere", (NAN,), "radius"),
+    ("create_capsule", (0.05, float("inf")), "width"),
+])
+def test_infinite_or_degenerate_primitive_sizes_are_value_errors(gym, method, args, arg):
+    """(an infinite box or sphere raised numpy's LinAlgError)"""
+    sim = make_sim(gym, ground=False)
+    with pytest.raises(GymlikeError, match=rf"^{method}: {arg} must be a positive, finite length in \[1e-06, 100000\] m") as e:
+        getattr(gym, method)(sim, *args)
+    assert isinstance(e.value, ValueError)
+
+
+# ---------------------------------------------------------------- empty tensors, None handles
+def test_an_empty_gymapi_tensor_is_named_not_an_attribute_error(gym, pendulums):
+    """`gymapi.Tensor()` is Isaac Gym's empty placeholder: usable as a value, refused as data."""
+    sim = pendulums
+    empty = gymapi.Tensor()
+    assert empty.shape == () and empty.data_ptr == 0
+    ok = gymtorch.unwrap_tensor(torch.zeros(gym.get_sim_actor_count(sim), 13))
+    for call, arg in ((lambda: gym.set_actor_root_state_tensor(sim, empty), "root_states"),
+                      (lambda: gym.set_actor_root_state_tensor_indexed(sim, ok, empty, 1), "actor indices"),
+                      (lambda: gym.set_dof_position_target_tensor(sim, empty), "targets"),
+                      (lambda: gym.apply_rigid_body_force_tensors(sim, empty), "forceTensor"),
+                      (lambda: gymtorch.wrap_tensor(empty), "gym_tensor")):
+        with pytest.raises(ValueError, match=rf": {arg} is an empty gymapi.Tensor") as e:
+            call()
+        assert isinstance(e.value, GymlikeError)
+
+
+def test_none_handles_are_named(gym, pendulums):
+    sim = pendulums
+    env = gym.get_env(sim, 0)
+    with pytest.raises(TypeError, match=r"^get_vec_rigid_transform: envs must be a list of Env handles, got NoneType"):
+        gym.get_vec_rigid_transform(None, 0)
+    with pytest.raises(TypeError, match=r"^get_vec_env_rigid_contact_forces: envs must be a list"):
+        gym.get_vec_env_rigid_contact_forces(None)
+    props = gymapi.AttractorProperties()
+    props.rigid_handle = None
+    with pytest.raises(TypeError, match=r"^create_rigid_body_attractor: props\.rigid_handle must be an int"):
+        gym.create_rigid_body_attractor(env, props)
+    with pytest.raises(IndexError, match=r"^get_actor_tendon_offset: tendon index 0 out of range \[0, 0\)"):
+        gym.get_actor_tendon_offset(env, 0, 0)           # (an actor without tendons: AttributeError before)
+    poses = gym.get_vec_rigid_transform([env, gym.get_env(sim, 1)], 1)
+    assert poses.dtype == gymapi.Transform.dtype and len(poses) == 2
+
+
+# ---------------------------------------------------------------- writes made before prepare_sim
+def _two_boxes(gym):
+    sim = make_sim(gym)
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    envs = [gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2) for _ in range(2)]
+    for env in envs:
+        gym.create_actor(env, box, pose(z=0.5), "box", 0, 0)
+    return sim, envs
+
+
+def _lift(gym, env, z):
+    s = gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_ALL)
+    s["pose"]["p"]["z"] = z
+    gym.set_actor_rigid_body_states(env, 0, s, gymapi.STATE_ALL)
+
+
+def _z(gym, env):
+    return float(gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)["pose"]["p"]["z"][0])
+
+
+def test_a_bad_state_write_before_prepare_is_refused_when_made(gym):
+    """The same rules before and after prepare_sim: a zero quaternion is refused by the call
+    (it used to be recorded and fail inside prepare_sim), and the valid writes stand."""
+    sim, envs = _two_boxes(gym)
+    _lift(gym, envs[1], 2.0)
+    bad = gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_ALL)
+    bad["pose"]["r"] = (0, 0, 0, 0)
+    with pytest.raises(ValueError, match=r"^set_actor_rigid_body_states: states\[0\]\['pose'\]\['r'\] is a zero quaternion"):
+        gym.set_actor_rigid_body_states(envs[0], 0, bad, gymapi.STATE_ALL)
+    with pytest.raises(ValueError, match=r"^set_env_rigid_body_states: states\[0\]\['pose'\]\['r'\] is a zero quaternion"):
+        gym.set_env_rigid_body_states(envs[0], bad, gymapi.STATE_ALL)
+    with pytest.raises(ValueError, match=r"^set_rigid_transform: the rotation is a zero quaternion"):
+        gym.set_rigid_transform(envs[0], 0, gymapi.Transform(gymapi.Vec3(0, 0, 1), gymapi.Quat(0, 0, 0, 0)))
+    assert _z(gym, envs[0]) == pytest.approx(0.5)          # (reads before prepare: what was set)
+    gym.prepare_sim(sim)
+    assert _z(gym, envs[0]) == pytest.approx(0.5) and _z(gym, envs[1]) == pytest.approx(2.0)
+    with pytest.raises(ValueError, match=r"^set_actor_rigid_body_states: states\[0\]\['pose'\]\['r'\] is a zero quaternion"):
+        gym.set_actor_rigid_body_states(envs[0], 0, bad, gymapi.STATE_ALL)
+
+
+def test_a_failed_prepare_keeps_the_valid_deferred_writes_and_names_the_failed_one(gym, tmp_path, monkeypatch):
+    """A deferred write that still fails when applied (simulated here: the write of env 0's box
+    raises once) fails prepare_sim naming that write; the others (env 1's box at z = 2, its
+    pendulum's DOF state) are kept, and the next prepare_sim applies them."""
+    write(tmp_path, "pend.urdf", PENDULUM_URDF.format(L=0.5))
+    sim = make_sim(gym)
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    pend = gym.load_asset(sim, str(tmp_path), "pend.urdf", options(fix_base_link=True))
+    envs = [gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2) for _ in range(2)]
+    for env in envs:
+        gym.create_actor(env, box, pose(z=0.5), "box", 0, 0)
+        gym.create_actor(env, pend, pose(x=0.5, z=1.0), "pend", 0, 0)
+    _lift(gym, envs[1], 2.0)
+    _lift(gym, envs[0], 1.0)
+    ds = gym.get_actor_dof_states(envs[1], 1, gymapi.STATE_ALL)
+    ds["pos"][0] = 0.4
+    gym.set_actor_dof_states(envs[1], 1, ds, gymapi.STATE_ALL)
+    real = core_state.set_body_states
+    failures = []
+
+    def fail_env0_once(sim_, b0, *args):
+        if b0 == 0 and not failures:
+            failures.append(b0)
+            raise ValueError("the model cannot take it")
+        return real(sim_, b0, *args)
+
+    monkeypatch.setattr(core_state, "set_body_states", fail_env0_once)
+    with pytest.raises(ValueError, match=r"^prepare_sim: the set_actor_rigid_body_states call made before the sim "
+                                         r"was prepared for actor 'box' in env 0 \(deferred write 2\) could not be "
+                                         r"applied: the model cannot take it\. That write was dropped; the other 1 "
+                                         r"deferred write\(s\) are kept") as e:
+        gym.prepare_sim(sim)
+    assert isinstance(e.value, GymlikeError)
+    gym.prepare_sim(sim)
+    assert _z(gym, envs[1]) == pytest.approx(2.0)          # kept
+    assert float(gym.get_actor_dof_states(envs[1], 1, gymapi.STATE_POS)["pos"][0]) == pytest.approx(0.4)
+    assert _z(gym, envs[0]) == pytest.approx(0.5)          # dropped: the creation pose
+
+
+# ---------------------------------------------------------------- zero quaternions in state tensors
+def _root_rows(gym, sim):
+    root = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+    gym.refresh_actor_root_state_tensor(sim)
+    return root
+
+
+def test_zero_quaternion_rows_are_refused_and_nothing_is_written(gym, pendulums):
+    """A root or body state row with a zero quaternion (a zero-initialized tensor whose positions
+    were set) has no rotation to normalize to: the setter refuses the whole call, so the valid
+    rows of that call are not written either."""
+    sim = pendulums
+    root = _root_rows(gym, sim)
+    before = root.clone()
+    box1 = gym.get_actor_index(gym.get_env(sim, 1), 1, gymapi.DOMAIN_SIM)
+    rows = root.clone()
+    rows[0:2, 2] += 1.0                                   # valid edits in env 0
+    rows[box1, 3:7] = 0.0                                 # env 1's box: no rotation
+    with pytest.raises(ValueError, match=rf"^set_actor_root_state_tensor: root_states row {box1} \(actor {box1}, "
+                                         r"env 1\) has a zero quaternion.*nothing was written"):
+        gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(rows))
+    idx = torch.tensor([1, box1], dtype=torch.int32)
+    with pytest.raises(ValueError, match=rf"^set_actor_root_state_tensor_indexed: root_states row {box1} "):
+        gym.set_actor_root_state_tensor_indexed(sim, gymtorch.unwrap_tensor(rows), gymtorch.unwrap_tensor(idx), 2)
+    gym.refresh_actor_root_state_tensor(sim)
+    assert torch.equal(root, before)
+    # an indexed call that does not list the bad row writes what it lists
+    gym.set_actor_root_state_tensor_indexed(sim, gymtorch.unwrap_tensor(rows), gymtorch.unwrap_tensor(idx), 1)
+    gym.refresh_actor_root_state_tensor(sim)
+    assert root[1, 2] == pytest.approx(before[1, 2] + 1.0) and torch.equal(root[0], before[0])
+    body = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
+    gym.refresh_rigid_body_state_tensor(sim)
+    body_before = body.clone()
+    rows = body.clone()
+    rows[0, 2] += 1.0
+    rows[4, 3:7] = 0.0
+    with pytest.raises(ValueError, match=r"^set_rigid_body_state_tensor: states row 4 \(rigid body 4, env 1\) has a "
+                                         r"zero quaternion"):
+        gym.set_rigid_body_state_tensor(sim, gymtorch.unwrap_tensor(rows))
+    gym.refresh_rigid_body_state_tensor(sim)
+    assert torch.equal(body, body_before)
+
+
+def test_zero_quaternion_rows_on_the_device_path_are_named_by_the_next_simulate(gym, pendulums):
+    """On CUDA the setter does not read its check back (a device sync per call): the call still
+    writes nothing, and the NaN guard names the env at the next simulate. Simulated on the CPU
+    by turning off the immediate read."""
+    sim = pendulums
+    root = _root_rows(gym, sim)
+    before = root.clone()
+    rows = root.clone()
+    rows[0, 2] += 1.0
+    rows[gym.get_actor_index(gym.get_env(sim, 2), 1, gymapi.DOMAIN_SIM), 3:7] = 0.0
+    core_tensors.api(sim).report_now = False
+    gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(rows))      # no error here
+    gym.refresh_actor_root_state_tensor(sim)
+    assert torch.equal(root, before)
+    with pytest.raises(SimulationNaNError, match=r"rows with a zero quaternion: that call wrote nothing\) given for "
+                                                 r"env\(s\) 2") as e:
+        gym.simulate(sim)
+    assert e.value.envs == [2]
+    gym.simulate(sim)                                      # named once; nothing else is wrong

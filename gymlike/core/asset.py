@@ -19,11 +19,12 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from .asset_check import check_mesh_file, check_mjcf, check_urdf
+from .asset_check import MAX_LENGTH, check_mesh_file, check_mjcf, check_urdf
 from .enums import DofDriveMode, DofType, JointType
 from .errors import (AssetParseError, GymlikeError, GymlikeFileNotFoundError, GymlikeNotImplementedError,
                      GymlikeTypeError, GymlikeValueError)
-from .types import DOF_PROPERTIES_DTYPE, AssetOptions
+from .params import asset_options
+from .types import DOF_PROPERTIES_DTYPE, AssetOptions, number
 
 SHAPE_PROPS_DTYPE = np.dtype([
     ("friction", "<f4"), ("rolling_friction", "<f4"), ("torsion_friction", "<f4"),
@@ -82,7 +83,8 @@ class Asset:
             if massless and not self._builders:
                 warn(f"asset '{self.path or self.kind}': moving bodies without mass or rotational inertia "
                      f"({', '.join(massless)}) get {MASSLESS_MASS} kg and/or {MASSLESS_INERTIA} kg m^2 "
-                     "(PhysX takes massless links, MuJoCo needs mass and inertia on every body that moves)")
+                     "(PhysX takes massless links; MuJoCo needs mass and inertia on every body that moves, "
+                     "and XPBD takes a body without mass for an immovable one)")
             if hasattr(self, "dof_props"):   # variants share the base variant's Isaac Gym view
                 self._check_same_layout(b, key)
             self._builders[key] = b
@@ -404,12 +406,27 @@ def _drop_root_position(b):
 MASSLESS_MASS, MASSLESS_INERTIA = 1e-3, 1e-6     # given to moving bodies without mass
 
 
-def _give_mass(b):
-    """Moving bodies (below a non-fixed joint) with no mass, e.g. the empty links of a URDF
-    chain of prismatic joints, get a small mass and inertia; point masses (mass, but a singular
-    inertia) get the small inertia added. Returns their labels."""
+def _moving_bodies(b):
+    """Bodies that move: below a non-fixed joint, or welded to a body that moves (a massless
+    frame welded to a moving link moves with it; XPBD takes a body without mass for an
+    immovable one, which pinned the whole robot in place)."""
     fixed_type = _newton().JointType.FIXED
-    moving = {b.joint_child[j] for j in range(len(b.joint_type)) if b.joint_type[j] != fixed_type}
+    moving, grew = set(), True
+    while grew:                    # (one pass in Newton's depth-first joint order)
+        grew = False
+        for j, jt in enumerate(b.joint_type):
+            c = b.joint_child[j]
+            if c not in moving and (jt != fixed_type or b.joint_parent[j] in moving):
+                moving.add(c)
+                grew = True
+    return moving
+
+
+def _give_mass(b):
+    """Moving bodies (_moving_bodies) with no mass, e.g. the empty links of a URDF chain of
+    prismatic joints or a massless frame welded to a link, get a small mass and inertia; point
+    masses (mass, but a singular inertia) get the small inertia added. Returns their labels."""
+    moving = _moving_bodies(b)
     out = []
     for i in sorted(moving):
         mass = float(b.body_mass[i])
@@ -473,10 +490,7 @@ def _flip_visual_meshes(b):
 
 # ============================================================================ loaders
 def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None, kind: str | None = None):
-    if options is None:
-        options = AssetOptions()
-    if not isinstance(options, AssetOptions):
-        raise GymlikeTypeError(f"load_asset: options must be gymapi.AssetOptions, got {type(options).__name__}")
+    options = asset_options(options)
     if not isinstance(root, str) or not isinstance(filename, str):
         raise GymlikeTypeError(f"load_asset: rootpath and filename must be strings, got "
                                f"{type(root).__name__} and {type(filename).__name__}")
@@ -925,14 +939,20 @@ class _Mjcf:
 
 
 # ============================================================================ primitives
+MIN_LENGTH = 1e-6      # m (see create_primitive)
+
+
 def create_primitive(sim, kind, dims, options):
-    if options is None:
-        options = AssetOptions()
-    if not isinstance(options, AssetOptions):
-        raise GymlikeTypeError(f"create_{kind}: options must be gymapi.AssetOptions, got {type(options).__name__}")
+    what = f"create_{kind}"
     for k, v in dims.items():
-        if not (isinstance(v, (int, float, np.floating, np.integer)) and v > 0):
-            raise GymlikeValueError(f"create_{kind}: {k} must be a positive number, got {v!r}")
+        size = number(v, f"{what}: {k}")
+        # an infinite size broke the inertia computation (LinAlgError); beyond MAX_LENGTH Newton's
+        # finalize never ends (asset files have the same bound); below MIN_LENGTH the shape is
+        # degenerate (float32 positions a metre from the origin cannot resolve it)
+        if not MIN_LENGTH <= size <= MAX_LENGTH:
+            raise GymlikeValueError(f"{what}: {k} must be a positive, finite length in [{MIN_LENGTH:g}, {MAX_LENGTH:g}] m, "
+                                    f"got {v!r}")
+    options = asset_options(options, what)
     wp = _wp()
     up = _up_axis(sim)
 
@@ -949,10 +969,10 @@ def create_primitive(sim, kind, dims, options):
         elif kind == "sphere":
             b.add_shape_sphere(body, radius=d["radius"])
         else:
-            # Isaac Gym capsules lie along X; Newton's along Z. `length` is the cylinder part.
+            # Isaac Gym capsules lie along X; Newton's along Z. `width` is the cylinder part.
             rot = wp.quat_from_axis_angle(wp.vec3(0.0, 1.0, 0.0), np.pi / 2)
             b.add_shape_capsule(body, xform=wp.transform(wp.vec3(0.0, 0.0, 0.0), rot),
-                                radius=d["radius"], half_height=d["length"] / 2)
+                                radius=d["radius"], half_height=d["width"] / 2)
         return b
 
     return Asset(sim, kind, None, options, make)

@@ -14,7 +14,7 @@ import warp as wp
 from .enums import AXIS_ROTATION, AXIS_X, AXIS_Y, AXIS_Z
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 from .runtime import wp as _wp, call_name
-from .types import AttractorProperties, Transform, coerce
+from .types import AttractorProperties, Transform, coerce, number, require_finite
 
 
 @wp.func
@@ -93,16 +93,22 @@ class Attractors:
     def _check(self, env, props, what):
         if not isinstance(props, AttractorProperties):
             raise GymlikeTypeError(f"{what}: expected gymapi.AttractorProperties, got {type(props).__name__}")
-        if not 0 <= int(props.rigid_handle) < env.body_count:
-            raise GymlikeIndexError(f"{what}: rigid_handle {props.rigid_handle} out of range: env {env.index} "
+        handle = props.rigid_handle
+        if isinstance(handle, bool) or not isinstance(handle, (int, np.integer)):
+            raise GymlikeTypeError(f"{what}: props.rigid_handle must be an int rigid body handle, "
+                                   f"got {type(handle).__name__} {handle!r}")
+        if not 0 <= handle < env.body_count:
+            raise GymlikeIndexError(f"{what}: rigid_handle {handle} out of range: env {env.index} "
                                     f"has {env.body_count} bodies")
         for nm in ("target", "offset"):
             if not isinstance(getattr(props, nm), Transform):
                 raise GymlikeTypeError(f"{what}: {nm} must be gymapi.Transform")
-        if props.stiffness < 0 or props.damping < 0:
-            raise GymlikeValueError(f"{what}: stiffness and damping must be >= 0, got {props.stiffness}, {props.damping}")
+            require_finite(getattr(props, nm), f"{what}: props.{nm}")
+        for nm in ("stiffness", "damping"):
+            if not number(getattr(props, nm), f"{what}: props.{nm}") >= 0:
+                raise GymlikeValueError(f"{what}: stiffness and damping must be >= 0, got {props.stiffness}, {props.damping}")
         valid = AXIS_X | AXIS_Y | AXIS_Z | AXIS_ROTATION
-        if int(props.axes) & ~valid:
+        if number(props.axes, f"{what}: props.axes", integer=True) & ~valid:
             raise GymlikeValueError(f"{what}: axes {props.axes} has bits outside AXIS_ALL")
 
     def item(self, env, handle, what=None):

@@ -166,6 +166,8 @@ def build_model(sim):
     from . import drives
     drives.on_finalize(sim, actors)    # targets and efforts set before finalize
     sim.replay_deferred()              # state writes and body forces made before, in call order
+    for a in actors:                   # (only now: a build that failed keeps them for the retry)
+        a.pending_dof_state = a.pending_body_states = a.pending_efforts = None
 
 
 def _filter_pairs(b, env_shapes, plan):
@@ -397,7 +399,6 @@ def _make_states(sim, actors):
             s = slice(int(h.actor_dof0[i]), int(h.actor_dof0[i] + h.actor_ndof[i]))
             jq[h.dof_q[s]] = st["pos"]
             jqd[h.dof_qd[s]] = st["vel"]
-            actors[i].pending_dof_state = None
         model.joint_q.assign(jq)
         model.joint_qd.assign(jqd)
     state, state_next = model.state(), model.state()
@@ -405,5 +406,3 @@ def _make_states(sim, actors):
     state_next.assign(state)
     sim.attach(state=state, state_next=state_next, control=model.control(), joint_state_stale=False,
                check_nan=True)
-    for a in actors:
-        a.pending_body_states = None      # (the replayed writes restore what they set)

@@ -160,5 +160,3 @@ def on_finalize(sim, actors):
             eff = np.concatenate([a.pending_efforts if a.pending_efforts is not None
                                   else np.zeros(a.asset.dof_count, np.float32) for a in actors])
             write(sim, "actuation", wp.array(eff, dtype=wp.float32, device=sim.device), ids, len(actors))
-    for a in actors:
-        a.pending_efforts = None

@@ -122,11 +122,18 @@ def to_domain(actor, local, kind, domain, what=None):
     return actor.env.sim.env_start(actor.env, kind) + env_idx
 
 
+def envs_of(envs, what=None):
+    """The get_vec_* calls' `envs` argument: a list of Env handles."""
+    what = what or call_name()
+    if not isinstance(envs, (list, tuple)):
+        raise GymlikeTypeError(f"{what}: envs must be a list of Env handles, got {type(envs).__name__}")
+    return [env_of(e, what) for e in envs]
+
+
 def env_actor_pairs(envs, handles):
     """The get_vec_* calls' (env, handle) pairs: one handle per env, or one for all."""
     what = call_name()
-    if not isinstance(envs, (list, tuple)):
-        raise GymlikeTypeError(f"{what}: envs must be a list of Env handles, got {type(envs).__name__}")
+    envs = envs_of(envs, what)
     hs = list(handles) if isinstance(handles, (list, tuple)) else [handles] * len(envs)
     if len(hs) != len(envs):
         raise GymlikeValueError(f"{what}: {len(envs)} envs but {len(hs)} handles")

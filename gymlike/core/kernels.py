@@ -111,7 +111,11 @@ def find_nan_worlds(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtyp
 # there; MuJoCo silently drops such forces). Setters flag them; the NaN guard names them.
 BAD_INPUT_LIMIT = wp.constant(1.0e15)
 BAD_INPUT_KINDS = ("DOF position targets", "DOF velocity targets", "DOF actuation forces",
-                   "rigid body forces, torques or force positions")
+                   "rigid body forces, torques or force positions",
+                   # (refused on the device, named at the next simulate where reading them at the
+                   # setter would cost a device sync: tensors.TensorAPI.refuse_zero_quaternions)
+                   "root or rigid body states (rows with a zero quaternion: that call wrote nothing)")
+ZERO_QUATERNION_INPUT = 4
 
 
 @wp.func

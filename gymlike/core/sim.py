@@ -16,6 +16,7 @@ import numpy as np
 from .asset import Asset
 from .enums import SimType, UpAxis
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
+from .params import device_ids, plane_params, sim_params
 from .types import PlaneParams, SimParams, Transform, Vec3, coerce, number, require_finite
 
 _warned_gpu = False
@@ -170,6 +171,7 @@ class Sim:
             raise GymlikeValueError(f"create_sim: unknown physics engine {sim_type!r}; "
                                     "expected gymapi.SIM_PHYSX or gymapi.SIM_FLEX") from None
         _check_params(params)
+        compute_device_id, graphics_device_id = device_ids(compute_device_id, graphics_device_id)
         if sim_type == SimType.SIM_FLEX:
             _warn_flex_substep(params)
         self.gym = gym
@@ -230,9 +232,7 @@ class Sim:
         n = np.array(params.normal.to_tuple(), np.float64)
         if not np.isfinite(n).all() or np.linalg.norm(n) < 1e-9:
             raise GymlikeValueError(f"add_ground: plane normal must be a non-zero vector, got {params.normal}")
-        for name in ("distance", "static_friction", "dynamic_friction", "restitution"):
-            require_finite(number(getattr(params, name), f"add_ground: PlaneParams.{name}"),
-                           f"add_ground: PlaneParams.{name}")
+        plane_params(params, "add_ground")
         seg = params.segmentation_id
         if isinstance(seg, bool) or not isinstance(seg, (int, np.integer)) or seg < 0:
             raise GymlikeValueError(f"add_ground: segmentation_id must be an int >= 0, got {seg!r}")
@@ -264,6 +264,8 @@ class Sim:
         if asset.sim is not self:
             raise GymlikeValueError("create_actor: the asset was loaded for another sim")
         pose = coerce(Transform, pose, "create_actor: pose")
+        if name is not None and not isinstance(name, str):
+            raise GymlikeTypeError(f"create_actor: name must be a str (or None), got {type(name).__name__} {name!r}")
         group, filter_, seg_id = (number(v, f"create_actor: {nm}", integer=True) for nm, v in
                                   (("group", group), ("filter", filter_), ("segmentationId", seg_id)))
         vals = [pose.p.x, pose.p.y, pose.p.z, pose.r.x, pose.r.y, pose.r.z, pose.r.w]
@@ -372,19 +374,28 @@ class Sim:
     # NaN check: read back every `nan_check_interval` simulate calls (core/step.py)
     nan_check_interval = 1
 
-    def defer(self, actor, fn):
-        """Replay `fn()` once the model exists, after the writes deferred before it."""
-        self.replay.append(fn)
+    def defer(self, actor, fn, what):
+        """Replay `fn()` once the model exists, after the writes deferred before it (`what`: the
+        call that made it, for an error at the replay)."""
+        self.replay.append((fn, actor, what))
         if actor is not None:
             actor.replays += 1
 
     def replay_deferred(self):
-        ops = list(self.replay)
+        """Apply the deferred writes in call order. They stay recorded until all applied: when
+        one fails, the build fails naming it, that write is dropped and the others are kept for
+        the next prepare_sim (each was validated when it was made, so this is rare)."""
+        for k, (fn, actor, what) in enumerate(self.replay):
+            try:
+                fn()
+            except Exception as e:
+                del self.replay[k]
+                if actor is not None:
+                    actor.replays -= 1
+                raise deferred_write_failed(e, what, actor, k, len(self.replay)) from e
         self.replay.clear()
         for a in self.all_actors():
             a.replays = 0
-        for fn in ops:
-            fn()
 
     # The current state. The MuJoCo C step leaves it behind MuJoCo's data and defers the
     # conversion to the first read (defer_state_sync): every reader comes through here, while
@@ -517,6 +528,17 @@ def _warn_flex_substep(p):
              f"substeps >= {need} for dt {p.dt:.4g}, or SIM_PHYSX")
 
 
+def deferred_write_failed(e, what, actor, k, kept):
+    """The error of a deferred write that failed at its replay: the builtin type it had."""
+    from .runtime import call_name
+    cls = next((c for b, c in ((IndexError, GymlikeIndexError), (TypeError, GymlikeTypeError),
+                               (ValueError, GymlikeValueError)) if isinstance(e, b)), GymlikeRuntimeError)
+    where = f" for actor '{actor.name}' in env {actor.env.index}" if actor is not None else ""
+    return cls(f"{call_name()}: the {what} call made before the sim was prepared{where} (deferred write "
+               f"{k + 1}) could not be applied: {e}. That write was dropped; the other {kept} deferred "
+               f"write(s) are kept for the next prepare_sim")
+
+
 def _check_params(p):
     if not (isinstance(p.dt, (int, float)) and p.dt > 0 and np.isfinite(p.dt)):
         raise GymlikeValueError(f"SimParams.dt must be a positive number, got {p.dt!r}")
@@ -529,3 +551,4 @@ def _check_params(p):
         UpAxis(int(p.up_axis))
     except (ValueError, TypeError):
         raise GymlikeValueError(f"SimParams.up_axis must be UP_AXIS_Y or UP_AXIS_Z, got {p.up_axis!r}") from None
+    sim_params(p)

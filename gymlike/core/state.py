@@ -34,6 +34,23 @@ def _check_array(arr, dtype, n, what):
         raise GymlikeValueError(f"{what}: the array contains NaN or inf")
 
 
+def _check_poses(states, flags, what, arg="states"):
+    """Body states whose poses are written must hold rotations: a zero quaternion is refused
+    when the write is made, before prepare_sim (deferred) as after it."""
+    if not flags & STATE_POS or not len(states):
+        return
+    q = states.view(np.float32).reshape(-1, 13)[:, 3:7]
+    zero = np.linalg.norm(q, axis=1) < ZERO_QUAT_NORM
+    if zero.any():
+        i = int(np.argmax(zero))
+        where = f"{arg}[{i}]['pose']['r']" if arg else "the rotation"
+        raise GymlikeValueError(f"{what}: {where} is a zero quaternion {tuple(q[i].tolist())}; "
+                                "a pose needs a rotation (a unit quaternion, e.g. (0, 0, 0, 1))")
+
+
+ZERO_QUAT_NORM = 1e-6    # below this a quaternion has no direction to normalize to
+
+
 def dtype_name(dtype):
     return {RIGID_BODY_STATE_DTYPE: "gymapi.RigidBodyState.dtype", DOF_STATE_DTYPE: "gymapi.DofState.dtype"}.get(dtype, str(dtype))
 
@@ -105,7 +122,7 @@ def set_actor_body_states(actor, states, flags, what):
     states = states.copy()
     if not sim.finalized:
         defer_body_states(actor, states, flags)
-        sim.defer(actor, lambda: set_actor_body_states(actor, states, flags, what))
+        sim.defer(actor, lambda: set_actor_body_states(actor, states, flags, what), what)
         return
     set_body_states(sim, int(sim.host.actor_body0[actor.sim_index]), states, actor.env.origin, flags, what)
 
@@ -156,10 +173,7 @@ def set_body_states(sim, b0, states, origin, flags, what):
     if origin is not None:
         rows[:, 0:3] += origin.astype(np.float32)
     q = rows[:, 0:7]
-    norms = np.linalg.norm(q[:, 3:7], axis=1)
-    if flags & STATE_POS and (norms < 1e-6).any():
-        bad = int(np.argmax(norms < 1e-6))
-        raise GymlikeValueError(f"{what}: row {bad} has a zero quaternion")
+    norms = np.linalg.norm(q[:, 3:7], axis=1)     # (zero quaternions were refused: _check_poses)
     q[:, 3:7] /= np.maximum(norms, 1e-12)[:, None]
     sim.sync_joint_state()
     st = sim.state
@@ -300,10 +314,19 @@ def actor_body_states(actor, flags):
                            actor.env.origin, flags, what)
 
 
+def _checked_body_states(states, n, flags, what, arg="states"):
+    """The validation every body-state write gets where it is made: type, shape, finite values,
+    flags, rotations. Returns the flags."""
+    _check_array(states, RIGID_BODY_STATE_DTYPE, n, what)
+    flags = _flags(flags, what)
+    _check_poses(states, flags, what, arg)
+    return flags
+
+
 def set_actor_body_states_checked(actor, states, flags):
     what = call_name()
-    _check_array(states, RIGID_BODY_STATE_DTYPE, actor.asset.body_count, what)
-    set_actor_body_states(actor, states, _flags(flags, what), what)
+    flags = _checked_body_states(states, actor.asset.body_count, flags, what)
+    set_actor_body_states(actor, states, flags, what)
     return True
 
 
@@ -316,8 +339,7 @@ def env_body_states(env, flags):
 
 def set_env_body_states(env, states, flags):
     what = call_name()
-    _check_array(states, RIGID_BODY_STATE_DTYPE, env.body_count, what)
-    flags = _flags(flags, what)
+    flags = _checked_body_states(states, env.body_count, flags, what)
     if not env.sim.finalized:
         return defer_actors_body_states(env.actors, states, flags)
     set_body_states(env.sim, env.sim.env_start(env, "body"), states, env.origin, flags, what)
@@ -334,8 +356,7 @@ def sim_body_states(sim, flags):
 
 def set_sim_body_states(sim, states, flags):
     what = call_name()
-    _check_array(states, RIGID_BODY_STATE_DTYPE, sim.total("body"), what)
-    flags = _flags(flags, what)
+    flags = _checked_body_states(states, sim.total("body"), flags, what)
     if not sim.finalized:
         return defer_actors_body_states(sim.all_actors(), states, flags)
     set_body_states(sim, 0, states, sim_origins(sim), flags, what)
@@ -356,7 +377,8 @@ def set_actor_dof_states_checked(actor, states, flags):
     if not actor.env.sim.finalized:
         if actor.replays:   # keep the order of earlier deferred body-state writes
             states = states.copy()
-            actor.env.sim.defer(actor, lambda: set_dof_states(actor.env.sim, [actor.sim_index], states, flags, what))
+            actor.env.sim.defer(actor, lambda: set_dof_states(actor.env.sim, [actor.sim_index], states, flags, what),
+                                what)
         defer_dof_states(actor, states, flags)
         return True
     set_dof_states(actor.env.sim, [actor.sim_index], states, flags, what)
@@ -394,12 +416,24 @@ def body_state(env, handle, flags):
     return actor_body_states(actor, flags)[i]
 
 
+def vec_body_poses(pairs):
+    """Poses (Transform.dtype) of the bodies of (env, env-domain body handle) pairs."""
+    from .handles import env_of
+    from .types import TRANSFORM_DTYPE
+    out = np.zeros(len(pairs), TRANSFORM_DTYPE)
+    for k, (e, h) in enumerate(pairs):
+        out[k] = body_state(env_of(e), h, STATE_POS)["pose"]
+    return out
+
+
 def set_body_field(env, handle, write):
     """Read-modify-write of one body's state row (`write(row)`), by env-domain body handle."""
     actor, i = _actor_at(env, handle, "body")
     st = actor_body_states(actor, STATE_POS | STATE_VEL)
     write(st[i])
-    set_actor_body_states(actor, st, STATE_POS | STATE_VEL, call_name())
+    what = call_name()
+    flags = _checked_body_states(st, actor.asset.body_count, STATE_POS | STATE_VEL, what, arg=None)
+    set_actor_body_states(actor, st, flags, what)
     return True
 
 
@@ -425,15 +459,16 @@ def _written(sim, n, host, arts):
     sim.state_written(host)
 
 
-def write_roots(sim, src, ids, host, n, arts, launch):
+def write_roots(sim, src, ids, host, n, arts, launch, refused):
     """Root states (actors, 13; env frame) of the actors `ids` (host: their host indices, None
-    for all) into the joint coordinates of free roots and the joint frames of fixed ones."""
+    for all) into the joint coordinates of free roots and the joint frames of fixed ones;
+    nothing when `refused` (tensors.TensorAPI.refuse_zero_quaternions) holds a row."""
     TK = _tensor_kernels()
     sim.sync_joint_state()
     m, st, d = sim.model, sim.state, sim.dev
     launch(("set_roots", id(st)), TK.scatter_roots, n,
            (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
-            m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts))
+            m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts, refused))
     h = sim.host
     if h.any_fixed_root and (host is None or not h.actor_floating[host].all()):
         # a fixed root moved: its joint frame changed (on MuJoCo C the reload of its world poses
@@ -456,14 +491,14 @@ def write_dof_rows(sim, src, ids, host, n, arts, launch):
     _written(sim, n, host, arts)
 
 
-def write_body_rows(sim, src):
+def write_body_rows(sim, src, refused):
     """All rigid body states (bodies, 13; env frame) -> bodies, then joints follow (inverse,
-    then forward kinematics)."""
+    then forward kinematics); no body state is written when `refused` holds a row."""
     newton, wp = _newton(), _wp()
     sim.sync_joint_state()
     st = sim.state
     wp.launch(_tensor_kernels().scatter_bodies, dim=sim.host.num_bodies, device=sim.device,
-              inputs=[src, sim.dev.body_origin, st.body_q, st.body_qd])
+              inputs=[src, sim.dev.body_origin, st.body_q, st.body_qd, refused])
     newton.eval_ik(sim.model, st, st.joint_q, st.joint_qd)
     newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st)
     sim.state_written()

@@ -48,6 +48,31 @@ def gather_dofs(joint_q: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp
     out[d, 1] = joint_qd[dof_qd[d]]
 
 
+# `refused[0]` of the state setters: NO_ROW, or the first listed row whose quaternion is zero
+# (find_zero_quaternions); the scatters then write no state at all, so a refused call changes
+# nothing on any device without the host reading the flag first.
+NO_ROW = wp.constant(2147483647)
+ZERO_QUAT_NORM2 = wp.constant(1.0e-12)      # (state.ZERO_QUAT_NORM squared)
+
+
+@wp.kernel
+def find_zero_quaternions(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32), indexed: int,
+                          row_env: wp.array(dtype=wp.int32), report: int, refused: wp.array(dtype=wp.int32),
+                          bad_env: wp.array(dtype=wp.int32), bad_kind: wp.array(dtype=wp.int32),
+                          bad_count: wp.array(dtype=wp.int32)):
+    """Rows written (ids[i], or i) whose rotation (columns 3:7) is a zero quaternion: the
+    smallest such i goes to refused[0]; with `report`, their envs are flagged for the NaN guard."""
+    i = wp.tid()
+    r = i
+    if indexed != 0:
+        r = ids[i]
+    q = wp.quat(src[r, 3], src[r, 4], src[r, 5], src[r, 6])
+    if wp.dot(q, q) < ZERO_QUAT_NORM2:
+        wp.atomic_min(refused, 0, i)
+        if report != 0:
+            K.flag_bad_input(row_env[r], K.ZERO_QUATERNION_INPUT, bad_env, bad_kind, bad_count)
+
+
 @wp.kernel
 def scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
                    floating: wp.array(dtype=wp.int32), root_q0: wp.array(dtype=wp.int32),
@@ -55,11 +80,15 @@ def scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int3
                    actor_art: wp.array(dtype=wp.int32), joint_X_c: wp.array(dtype=wp.transform),
                    root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
                    joint_q: wp.array(dtype=wp.float32), joint_qd: wp.array(dtype=wp.float32),
-                   joint_X_p: wp.array(dtype=wp.transform), arts: wp.array(dtype=wp.int32)):
+                   joint_X_p: wp.array(dtype=wp.transform), arts: wp.array(dtype=wp.int32),
+                   refused: wp.array(dtype=wp.int32)):
     """Root state rows (env frame) -> free-joint coordinates (floating actors) or the root
     joint's parent transform (fixed-base actors: the base is welded where the row puts it)."""
     i = wp.tid()
     a = ids[i]
+    arts[i] = actor_art[a]
+    if refused[0] != NO_ROW:
+        return
     p = wp.vec3(src[a, 0], src[a, 1], src[a, 2]) + body_origin[root_body[a]]
     r = wp.normalize(wp.quat(src[a, 3], src[a, 4], src[a, 5], src[a, 6]))
     if floating[a] != 0:
@@ -74,7 +103,6 @@ def scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int3
     else:
         j = root_joint[a]
         joint_X_p[j] = wp.transform_multiply(wp.transform(p, r), joint_X_c[j])
-    arts[i] = actor_art[a]
 
 
 @wp.kernel
@@ -94,8 +122,11 @@ def scatter_actor_dofs(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp
 
 @wp.kernel
 def scatter_bodies(src: wp.array2d(dtype=wp.float32), body_origin: wp.array(dtype=wp.vec3),
-                    body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector)):
+                    body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
+                    refused: wp.array(dtype=wp.int32)):
     b = wp.tid()
+    if refused[0] != NO_ROW:
+        return
     body_q[b] = wp.transform(wp.vec3(src[b, 0], src[b, 1], src[b, 2]) + body_origin[b],
                              wp.normalize(wp.quat(src[b, 3], src[b, 4], src[b, 5], src[b, 6])))
     body_qd[b] = wp.spatial_vector(src[b, 7], src[b, 8], src[b, 9], src[b, 10], src[b, 11], src[b, 12])

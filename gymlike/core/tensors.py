@@ -34,45 +34,61 @@ ALL = object()
 
 
 class GymTensor:
-    """Isaac Gym's `gymapi.Tensor`: a handle to device memory (here: a torch tensor view)."""
+    """Isaac Gym's `gymapi.Tensor`: a handle to device memory (here: a torch tensor view).
+    `gymapi.Tensor()` makes an empty one, as in Isaac Gym: it describes no memory, and a call
+    given one says so (`torch_of`)."""
 
     __slots__ = ("_torch", "_wp", "own_data", "__weakref__")
 
-    def __init__(self, torch_tensor, warp_array=None, own_data=False):
+    def __init__(self, torch_tensor=None, warp_array=None, own_data=False):
         self._torch = torch_tensor
         self._wp = warp_array
         self.own_data = own_data
 
     @property
     def shape(self):
-        return tuple(self._torch.shape)
+        return () if self._torch is None else tuple(self._torch.shape)
 
     @property
     def ndim(self):
-        return self._torch.dim()
+        return 0 if self._torch is None else self._torch.dim()
 
     @property
     def device(self):
-        d = self._torch.device
-        return -1 if d.type == "cpu" else d.index or 0
+        d = self._torch.device if self._torch is not None else None
+        return -1 if d is None or d.type == "cpu" else d.index or 0
 
     @property
     def dtype(self):
         import torch
         return {torch.float32: TensorDataType.DTYPE_FLOAT32, torch.int16: TensorDataType.DTYPE_INT16,
                 torch.uint8: TensorDataType.DTYPE_UINT8, torch.int32: TensorDataType.DTYPE_UINT32,
-                torch.int64: TensorDataType.DTYPE_UINT64}.get(self._torch.dtype, TensorDataType.DTYPE_FLOAT32)
+                torch.int64: TensorDataType.DTYPE_UINT64}.get(getattr(self._torch, "dtype", None),
+                                                             TensorDataType.DTYPE_FLOAT32)
 
     @property
     def data_ptr(self):
-        return self._torch.data_ptr()
+        return 0 if self._torch is None else self._torch.data_ptr()
 
     @property
     def data_address(self):
-        return self._torch.data_ptr()
+        return self.data_ptr
 
     def __repr__(self):
+        if self._torch is None:
+            return "<gymapi.Tensor (empty)>"
         return f"<gymapi.Tensor shape={self.shape} dtype={self._torch.dtype} device={self._torch.device}>"
+
+
+def torch_of(tensor, what, arg):
+    """The torch tensor behind a gymapi.Tensor argument named `arg` of call `what`."""
+    if not isinstance(tensor, GymTensor):
+        raise GymlikeTypeError(f"{what}: {arg} must be a gymapi.Tensor (use gymtorch.unwrap_tensor), "
+                               f"got {type(tensor).__name__}")
+    if tensor._torch is None:
+        raise GymlikeValueError(f"{what}: {arg} is an empty gymapi.Tensor (gymapi.Tensor() describes no memory); "
+                                "pass one from an acquire_*_tensor call or gymtorch.unwrap_tensor")
+    return tensor._torch
 
 
 
@@ -96,6 +112,11 @@ class TensorAPI:
         self.launch = Launcher(dev)                 # recorded launches of the per-step kernels
         self.torch_device = torch.device(dev)
         self._staging = {}                          # gymlike-owned copies of setter inputs (see as_array)
+        # zero-quaternion rows of the state setters (refuse_zero_quaternions): the first one
+        # listed, or NO_ROW; read on the host only where that costs no device sync
+        self.refused = wp.array([TK.NO_ROW], dtype=wp.int32, device=dev)
+        self.report_now = wp.get_device(dev).is_cpu
+        self._refused_host = self.refused.numpy() if self.report_now else None   # (CPU: a view)
 
     # ------------------------------------------------------------------ buffers
     def buffer(self, name, shape, fill):
@@ -170,18 +191,15 @@ class TensorAPI:
         self.launch(("dofs", id(st)), TK.gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
 
     # ------------------------------------------------------------------ validation
-    def as_array(self, tensor, what, rows, cols=None, dtype=None):
+    def as_array(self, tensor, what, rows, cols=None, dtype=None, arg="the tensor"):
         """Validate a gymapi.Tensor argument (type, device, dtype, shape); return a Warp view."""
         torch = self.torch
-        if not isinstance(tensor, GymTensor):
-            raise GymlikeTypeError(f"{what}: expected a gymapi.Tensor (use gymtorch.unwrap_tensor), "
-                                   f"got {type(tensor).__name__}")
-        t = tensor._torch
+        t = torch_of(tensor, what, arg)
         dtype = dtype or torch.float32
         if t.dtype != dtype:
-            raise GymlikeTypeError(f"{what}: expected dtype {dtype}, got {t.dtype}")
+            raise GymlikeTypeError(f"{what}: {arg}: expected dtype {dtype}, got {t.dtype}")
         if t.device != self.torch_device:
-            raise GymlikeValueError(f"{what}: tensor is on {t.device} but the sim runs on {self.sim.device}")
+            raise GymlikeValueError(f"{what}: {arg} is on {t.device} but the sim runs on {self.sim.device}")
         want = (rows,) if cols is None else (rows, cols)
         # Any view of the acquired layout is fine ((num_envs, per_env, 13) for root states,
         # (num_envs, dofs_per_env) for targets, a flat view), but rows of a matrix must stay
@@ -189,9 +207,9 @@ class TensorAPI:
         # every pose.
         if t.numel() != rows * (cols or 1) or (cols is not None and t.dim() != 1 and t.shape[-1] != cols):
             views = "or any view with the same count" if cols is None else f"or (..., {cols}) with {rows} rows in all, or flat"
-            raise GymlikeValueError(f"{what}: expected shape {want} ({views}), got {tuple(t.shape)}")
+            raise GymlikeValueError(f"{what}: {arg}: expected shape {want} ({views}), got {tuple(t.shape)}")
         if not t.is_contiguous():
-            raise GymlikeValueError(f"{what}: the tensor must be contiguous (call .contiguous())")
+            raise GymlikeValueError(f"{what}: {arg} must be contiguous (call .contiguous())")
         if tensor._wp is not None and tuple(tensor._wp.shape) == want:
             return tensor._wp
         return self._stage(what, t, want)
@@ -222,7 +240,7 @@ class TensorAPI:
         if not isinstance(indices, GymTensor):
             # None included: Isaac Gym's indexed setters need the index tensor (never "all")
             raise GymlikeTypeError(f"{what}: actor indices must be a gymapi.Tensor of int32, got {type(indices).__name__}")
-        t = indices._torch
+        t = torch_of(indices, what, "actor indices")
         if t.dtype != torch.int32:
             raise GymlikeTypeError(f"{what}: actor indices must be int32 (torch.int32), got {t.dtype}")
         if t.device != self.torch_device:
@@ -242,21 +260,48 @@ class TensorAPI:
         st[0][: t.numel()].copy_(t)
         return st[1], host
 
+    def refuse_zero_quaternions(self, src, ids, host, n, what, arg, roots):
+        """A state setter writes nothing when a row it writes has a zero quaternion (no rotation
+        to normalize to). One launch checks those rows on the device and leaves the first in
+        `self.refused`, which the scatter kernels read: no Python loop over rows, no host read.
+        On the CPU the flag is read at once (a memory read) and the call raises here; on CUDA,
+        where that read would be a device sync per call, the NaN guard names the envs at the
+        next simulate, as it does for NaN targets. `roots`: rows are actors (ids: which), else
+        every body."""
+        d, h = self.sim.dev, self.sim.host
+        host_flag = self._refused_host if self.report_now else None
+        if host_flag is not None:
+            host_flag[0] = TK.NO_ROW            # (a memory write; fill_ costs a launch)
+        else:
+            self.refused.fill_(TK.NO_ROW)
+        self.launch(("zero_quat", roots), TK.find_zero_quaternions, n,
+                    (src, ids, int(roots), d.actor_env if roots else d.body_env, int(not self.report_now),
+                     self.refused, d.nan_worlds, d.bad_input, d.nan_count))
+        if host_flag is not None:
+            i = int(host_flag[0])
+            if i != TK.NO_ROW:
+                r = int(host[i]) if host is not None else i
+                who = f"actor {r}, env {h.actor_env[r]}" if roots else f"rigid body {r}, env {h.body_env[r]}"
+                raise GymlikeValueError(f"{what}: {arg} row {r} ({who}) has a zero quaternion in columns 3:7 "
+                                        "(x, y, z, w; identity: 0, 0, 0, 1); nothing was written")
+        return self.refused
+
     # ------------------------------------------------------------------ setters
     # (validated here; written by the module of each concept, shared with the handle API)
     def set_roots(self, tensor, indices, count, what=None):
         what = what or call_name()
         from . import state
-        src = self.as_array(tensor, what, self.n_act, 13)
+        src = self.as_array(tensor, what, self.n_act, 13, arg="root_states")
         ids, host, n = self.targets(indices, count, what)
         if n:
-            state.write_roots(self.sim, src, ids, host, n, self.arts, self.launch)
+            refused = self.refuse_zero_quaternions(src, ids, host, n, what, "root_states", roots=True)
+            state.write_roots(self.sim, src, ids, host, n, self.arts, self.launch, refused)
         return True
 
     def set_dof_states(self, tensor, indices, count, what=None):
         what = what or call_name()
         from . import state
-        src = self.as_array(tensor, what, self.n_dof, 2)
+        src = self.as_array(tensor, what, self.n_dof, 2, arg="dof_states")
         ids, host, n = self.targets(indices, count, what)
         if n and self.n_dof:
             state.write_dof_rows(self.sim, src, ids, host, n, self.arts, self.launch)
@@ -265,7 +310,7 @@ class TensorAPI:
     def set_dof_values(self, kind, tensor, indices, count, what):
         """kind: 'pos_target' | 'vel_target' | 'actuation'."""
         from . import drives
-        src = self.as_array(tensor, what, self.n_dof)
+        src = self.as_array(tensor, what, self.n_dof, arg="forces" if kind == "actuation" else "targets")
         ids, _, n = self.targets(indices, count, what)
         if n and self.n_dof:
             drives.write(self.sim, kind, src, ids, n, launch=self.launch)
@@ -274,16 +319,20 @@ class TensorAPI:
     def set_bodies(self, tensor, what=None):
         what = what or call_name()
         from . import state
-        state.write_body_rows(self.sim, self.as_array(tensor, what, self.n_body, 13))
+        src = self.as_array(tensor, what, self.n_body, 13, arg="states")
+        if self.n_body:
+            refused = self.refuse_zero_quaternions(src, self.sim.dev.actor_all, None, self.n_body, what, "states",
+                                                   roots=False)
+            state.write_body_rows(self.sim, src, refused)
         return True
 
     def apply_forces(self, force, torque, pos, space, what=None):
         what = what or call_name()
         from . import wrenches
         space = int(space_of(space, what))
-        f = self.as_array(force, what + " (forces)", self.n_body, 3) if force is not None else None
-        t = self.as_array(torque, what + " (torques)", self.n_body, 3) if torque is not None else None
-        p = self.as_array(pos, what + " (positions)", self.n_body, 3) if pos is not None else None
+        f = self.as_array(force, what, self.n_body, 3, arg="forceTensor") if force is not None else None
+        t = self.as_array(torque, what, self.n_body, 3, arg="torqueTensor") if torque is not None else None
+        p = self.as_array(pos, what, self.n_body, 3, arg="posTensor") if pos is not None else None
         if f is not None or t is not None:
             wrenches.add_rows(self.sim, f, t, p, space, self.launch)
         return True

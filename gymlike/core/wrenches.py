@@ -35,7 +35,7 @@ def apply_body_wrench(actor, body, force, torque, pos, space, what):
     if force is None and torque is None:
         return
     if not sim.finalized or sim.dev is None or sim.state is None:
-        sim.defer(actor, lambda: apply_body_wrench(actor, body, force, torque, pos, space, what))
+        sim.defer(actor, lambda: apply_body_wrench(actor, body, force, torque, pos, space, what), what)
         return
     b = int(sim.host.actor_body0[actor.sim_index]) + int(body)
     _wp().launch(K.add_one_body_wrench, dim=1, device=sim.device,

@@ -720,6 +720,8 @@ def env_check(sim, env, what=None):
 
 def load_texture_file(sim, filename, what="create_texture_from_file"):
     from PIL import Image, UnidentifiedImageError
+    if not isinstance(filename, (str, os.PathLike)):
+        raise GymlikeTypeError(f"{what}: filename must be a str path, got {type(filename).__name__}")
     path = os.fspath(filename)
     if not os.path.isfile(path):
         raise GymlikeFileNotFoundError(f"{what}: texture file '{path}' not found (cwd {os.getcwd()})")

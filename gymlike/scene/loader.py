@@ -347,4 +347,4 @@ def _ground(gym, sim, spec):
             props.scatter(sim, getattr(m, names[k]), [i], np.array([v], np.float32))
         if fields:
             props.notify(sim, "SHAPE_PROPERTIES")
-    sim.defer(None, finish)
+    sim.defer(None, finish, "load_sap_scene (ground)")
