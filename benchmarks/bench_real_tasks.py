@@ -14,10 +14,11 @@ Per task and env count, best of `--trials` alternating trials of `--steps` env.s
 * env-steps/s     the task's own `env.step` (its torch code, VecTask's bookkeeping and gymlike),
 * inside          seconds spent inside `Gym` method calls (refresh_*, set_*, simulate,
                   fetch_results, ...) per env.step, i.e. gymlike plus the physics it runs,
-* raw             `mujoco.rollout` alone on the MjModels (per-world copies included), threads
-                  and states gymlike's C step uses, the same number of rollout calls and
-                  physics steps (one call of `substeps` steps per `simulate`), inputs held at
-                  gymlike's last ones: the physics with nothing around it,
+* raw             `mujoco.rollout` alone on the MjModel(s) gymlike's C solver steps, the same
+                  threads, replaying exactly the MuJoCo steps of another `--steps` env.steps
+                  (recorded untimed: each world's state, inputs and warm start before each
+                  step; one call of `substeps` steps per `simulate`): the physics with nothing
+                  around it (benchmarks/raw_mujoco.py),
 * inside / raw    the cost of the API layer around the physics (1.0: none).
 
 Results go to benchmarks/results/bench_real_tasks.json and, as a table, to
@@ -106,7 +107,7 @@ def child(root, task_name, n, steps, trials, warmup):
     inside = Inside(env.gym)
     n_sub = max(1, int(sim.params.substeps))
     res = dict(task=task_name, num_envs=n, steps=steps, pipeline="mujoco-c" if cs else "warp",
-               substeps=n_sub, observing=bool(cs is not None and cs.observing))
+               substeps=n_sub, observing=bool(getattr(cs, "observing", False)))
 
     def gym_trial():
         inside.seconds = 0.0
@@ -118,22 +119,26 @@ def child(root, task_name, n, steps, trials, warmup):
         return time.perf_counter() - t0, inside.seconds, sim.frame - sims0
 
     raw = None
-    if cs is not None:
-        from raw_mujoco import RawRollout
-        rr = RawRollout(cs)
+    if cs is not None and hasattr(cs, "batch"):      # (an older gymlike: no raw comparison)
+        from raw_mujoco import Recorder
+        rec = Recorder(cs)
 
-        def raw(calls):
-            t0 = time.perf_counter()
-            for _ in range(calls):
-                rr.step(n_sub)
-            return time.perf_counter() - t0
+        def raw():
+            # the same number of env.steps again, recorded (untimed), then exactly those MuJoCo
+            # steps (states, inputs, warm starts) replayed in mujoco.rollout (timed)
+            rec.records.clear()
+            rec.recording = True
+            for i in range(steps):
+                env.step(acts[i % 16])
+            rec.recording = False
+            return rec.replay()
 
     best = dict(wall=np.inf, inside=np.inf, raw=np.inf)
     for _ in range(trials):
         wall, ins, calls = gym_trial()
         best["wall"], best["inside"] = min(best["wall"], wall), min(best["inside"], ins)
         if raw is not None:
-            best["raw"] = min(best["raw"], raw(calls))
+            best["raw"] = min(best["raw"], raw())
     res["simulate_per_step"] = calls / steps
     res["calls_per_step"] = {k: v / steps for k, v in sorted(inside.calls.items())}
     res["env_steps_per_s"] = n * steps / best["wall"]

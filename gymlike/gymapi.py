@@ -722,13 +722,13 @@ class Gym:
         return C.vec_env_contact_forces(_h.envs_of(envs))
 
     def get_env_rigid_contacts(self, env):
-        """RigidContact records of the env's contacts in the last simulate."""
+        """RigidContact records of the env's contacts in the last simulate (on MuJoCo C: at the current state)."""
         from .core import contacts as C
         env = _h.env_of(env)
         return C.rigid_contacts(env.sim, env)
 
     def get_rigid_contacts(self, sim):
-        """RigidContact records of every contact in the last simulate."""
+        """RigidContact records of every contact in the last simulate (on MuJoCo C: at the current state)."""
         from .core import contacts as C
         return C.rigid_contacts(_h.sim_of(sim), None)
 

@@ -162,3 +162,35 @@ def test_quadrupeds_stand_on_rough_terrain_on_the_c_pipeline(gym):
     # on the surface: within a few mm, except a foot resting on a step's edge (its centre is
     # then beyond the edge, above the lower side)
     assert np.median(np.abs(gaps)) < 0.003 and (gaps > -0.005).all()
+
+
+def _boxes(gym, arena_kib=None, n=20):
+    sim = make_sim(gym, dt=1 / 60, substeps=1)
+    if arena_kib:
+        sim.mujoco_options = {"arena_kib": arena_kib}
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    for e in range(2):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        for i in range(n):
+            gym.create_actor(env, box, pose(0.11 * (i % 5), 0.11 * (i // 5), 0.05), f"b{i}", e, 0)
+    return sim
+
+
+def test_contacts_beyond_mujocos_arena_are_named_never_dropped_silently(gym):
+    """MuJoCo's contacts live in a fixed arena per world (megabytes by default): a scene whose
+    contacts do not fit stops with an error that names the envs and the setting that raises
+    the arena, and the same scene with it raised (or the default) runs without a word."""
+    sim = _boxes(gym, arena_kib=64)                  # 40 boxes on the ground, 4 contacts each
+    with pytest.raises(RuntimeError, match=r"MuJoCo stopped env\(s\) 0, 1 .*arena \(64 KiB per world\).*'arena_kib'"):
+        gym.simulate(sim)
+    gym.destroy_sim(sim)
+    for kib in (256, None):
+        sim = _boxes(gym, arena_kib=kib)
+        gym.prepare_sim(sim)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for _ in range(30):
+                gym.simulate(sim)
+        z = gym.get_sim_rigid_body_states(sim, gymapi.STATE_POS)["pose"]["p"]["z"]
+        assert z == pytest.approx(0.05, abs=2e-3)     # every box rests on the ground
+        gym.destroy_sim(sim)

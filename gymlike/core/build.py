@@ -7,7 +7,7 @@ import numpy as np
 
 from . import kernels as K
 from .enums import SimType, UpAxis
-from .errors import GymlikeRuntimeError
+from .errors import GymlikeRuntimeError, warn
 from .runtime import newton as _newton, wp as _wp
 from .tables import DeviceTables, HostTables
 
@@ -334,13 +334,17 @@ def _make_solver(sim, newton_contacts):
             # prepare_sim, overrides solver options; gymlike.envs tasks set it from `sim.mujoco:`
             opts = dict(cone="elliptic")
             opts.update(sim.mujoco_options or {})
+            arena = opts.pop("arena_kib", None)          # (MuJoCo C's arena: the C pipeline's option)
             newton_contacts = newton_contacts or sim.one_world    # isolation by collision groups
             kw = dict(separate_worlds=not sim.one_world, **{**_mujoco_capacity(sim, opts["cone"]), **opts})
             from . import mjc
             if not newton_contacts and mjc.applies(sim.device):
                 # on the CPU: MuJoCo's C library steps the worlds
-                solver = mjc.SolverMuJoCoC(model, defer=sim.defer_state_sync, **kw)
+                solver = mjc.SolverMuJoCoC(model, defer=sim.defer_state_sync, arena_kib=arena, **kw)
             else:
+                if arena is not None:
+                    warn("prepare_sim: sim.mujoco_options['arena_kib'] sizes MuJoCo C's arena; this sim steps on "
+                         "MuJoCo-Warp (its capacities follow the scene), so it has no effect", RuntimeWarning)
                 solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts, **kw)
         except Exception as e:   # MuJoCo's compiler: ValueError; its conversion: LinAlgError and others
             raise GymlikeRuntimeError(f"prepare_sim: Newton's MuJoCo solver refused the model "

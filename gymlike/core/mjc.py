@@ -75,9 +75,11 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     `defer(fn)`: called after each step with the function that brings Newton's state up to date
     (gymlike's Sim runs it on the next read of `sim.state`); None converts after every step.
-    `nthread`: MuJoCo threads (default: one per core, at most one per world)."""
+    `nthread`: MuJoCo threads (default: one per core, at most one per world). `arena_kib`:
+    MuJoCo's arena per thread (contacts and constraints of one world's step), KiB; default
+    MuJoCo's own sizing (megabytes for gymlike's robots)."""
 
-    def __init__(self, model, *, defer=None, nthread=None, **kwargs):
+    def __init__(self, model, *, defer=None, nthread=None, arena_kib=None, **kwargs):
         import mujoco
         from mujoco import batch as mj_batch
         self.mj_spec = None
@@ -97,7 +99,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         m.body_sameframe[:] = 0
         # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
         m.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_AUTORESET)
-        self.template = m            # the model the worlds step (m, or m with the force sensor)
+        self.arena_kib = arena_kib
+        if arena_kib is not None:
+            m = self._compiled(sensor=False)
+            m.body_sameframe[:] = 0
+        self.template = m            # the model the worlds step (Newton's, or compiled again: arena, sensor)
         dev = str(model.device)
         self.graphs = Graphs(dev)
         self.mask = _wp().zeros(self.nworld + 1, dtype=_wp().bool, device=dev)   # reloaded worlds
@@ -106,6 +112,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.forget = np.ones(self.nworld, bool)     # rows whose warm start and activations reset then
         self.fields = self.base = None
         self.failed = None           # (worlds, message) MuJoCo raised an error in, last step
+        # callable(state rows, substeps) run before each batch step: benchmarks record the steps
+        # they replay in a raw rollout (benchmarks/raw_mujoco.py)
+        self.before_step = None
         self.ctrl_current = False    # MuJoCo's ctrl rows follow Newton's joint targets
         self.qfrc_nonzero = self.xfrc_nonzero = True   # the rows' applied forces may be non-zero
         # Newton's conversion of efforts on BALL joints reads joint_q (the joint's rotation):
@@ -330,6 +339,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self._prepare(dt)
         self._write_inputs(ctrl, qfrc, xfrc)
         self.ctrl_current, self.qfrc_nonzero, self.xfrc_nonzero = True, efforts, body_forces
+        if self.before_step is not None:
+            self.before_step(self.batch.state, int(substeps))
         try:
             self.batch.step(nstep=int(substeps))
         except self._batch_mod.SimulationError as e:
@@ -415,10 +426,12 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.capacity_seen = np.maximum(self.capacity_seen, counts)
         if first:
             envs = np.nonzero(grown.any(1))[0]
+            had = int(self.batch.warning[:, self.capacity_idx, 0].max())     # (MuJoCo's count when it overflowed)
             warn(f"simulate: MuJoCo's arena ({self.template.narena // 1024} KiB per world) was too small for the "
-                 f"contacts or constraints of env(s) {', '.join(map(str, envs[:10]))}"
-                 f"{' ...' if len(envs) > 10 else ''}: some were dropped in that step. Raise it with "
-                 "sim.mujoco_options = {'arena_kib': N} before prepare_sim (gymlike.envs tasks: sim.mujoco.arena_kib)",
+                 f"contacts or constraints of {len(envs)} env(s) ({', '.join(map(str, envs[:10]))}"
+                 f"{' ...' if len(envs) > 10 else ''}; {had} when it overflowed): the rest were dropped in that step. "
+                 "Raise it with sim.mujoco_options = {'arena_kib': N} before prepare_sim (gymlike.envs tasks: "
+                 "sim.mujoco.arena_kib); this warning is given once per sim",
                  RuntimeWarning)
 
     def clamp_dof_velocities(self, dof_qd, limits):
@@ -464,12 +477,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         `dof_forces` have data after the next step); False when the model cannot get it."""
         if self.observing:
             return True
-        spec = self.mj_spec
-        if spec is None:
+        if self.mj_spec is None:
             return False
         mujoco = self.mujoco
         try:
-            model = _with_force_sensor(spec, mujoco)
+            model = self._compiled(sensor=True)
         except Exception as e:   # (MuJoCo's compiler; the MuJoCo-Warp observables remain)
             warn(f"gymlike: MuJoCo could not compile the sim's model with a force sensor ({e}); contact "
                  "and joint forces come from MuJoCo-Warp steps", RuntimeWarning)
@@ -568,73 +580,97 @@ class SolverMuJoCoC(SolverMuJoCo):
         w, v = self.speed_bounds()
         return bool(max(w.max(initial=0.0), v.max(initial=0.0)) <= 1.0e5)     # (NaN: False)
 
-    def may_reach_speed_caps(self, body_ang_cap, body_lin_cap, body_env):
-        """False when no body of any world can move faster than its speed caps: a bound from
-        MuJoCo's velocities, |w_body| <= sum |angular qvel|, |v_body| <= sum |linear qvel| +
-        that * (a length no two points of a world's articulations are further apart than)."""
-        w, v = self.speed_bounds()
-        if self.caps[3] is None:
-            ang_cap, lin_cap = np.full(self.nworld, np.inf), np.full(self.nworld, np.inf)
-            env = body_env.numpy()
-            inside = (env >= 0) & (env < self.nworld)
-            np.minimum.at(ang_cap, env[inside], body_ang_cap.numpy()[inside])
-            np.minimum.at(lin_cap, env[inside], body_lin_cap.numpy()[inside])
-            self.caps = self.caps[:3] + (ang_cap, lin_cap)
-        ang_cap, lin_cap = self.caps[3:]
+    def may_reach_speed_caps(self, body_ang_cap, body_lin_cap, body_env=None):
+        """False when no body of any world can move faster than its speed caps, by the bound of
+        `_body_bounds` on each body (Newton body caps `body_ang_cap`, `body_lin_cap`, Warp)."""
+        w, v = self._body_bounds()
+        if self.caps[2] is None:
+            b2n = self.mjc_body_to_newton.numpy()
+            ok = b2n >= 0
+            ang, lin = np.full(b2n.shape, np.inf), np.full(b2n.shape, np.inf)
+            ang[ok] = body_ang_cap.numpy()[b2n[ok]]
+            lin[ok] = body_lin_cap.numpy()[b2n[ok]]
+            self.caps = self.caps[:2] + (ang, lin)
+        ang_cap, lin_cap = self.caps[2:]
         return not ((w <= ang_cap) & (v <= lin_cap)).all()
 
     def speed_bounds(self):
-        """Per world: (a bound on every body's angular speed, on every body's COM speed), once
-        per step (read by the speed caps and the NaN guard)."""
+        """Per world: (a bound on every body's angular speed, on every body's COM speed), from
+        MuJoCo's velocities (once per step; read by the NaN guard and the speed caps)."""
+        w, v = self._body_bounds()
+        return w.max(1, initial=0.0), v.max(1, initial=0.0)
+
+    def _body_bounds(self):
+        """(worlds, MuJoCo bodies) bounds on each body's angular speed, |w_b| <= sum of |angular
+        qvel| of the joints from the root down to b, and COM speed, |v_b| <= the same sum for
+        linear qvel + each angular |qvel| times the length of the chain from its joint's anchor
+        to b's COM (body offsets, inertial offset and anchor offset: longer than that distance
+        in any configuration)."""
         if self.bounds is None:
             if self.caps is None:
                 self._speed_bound_tables()
-            ang, lin, lever = self.caps[:3]
+            ang, lin_lever = self.caps[:2]
             qvel = np.abs(self.rows["qvel"])
-            w = qvel @ ang
-            self.bounds = (w, qvel @ lin + w * lever)
+            if lin_lever.ndim == 2:
+                self.bounds = (qvel @ ang, qvel @ lin_lever)
+            else:                                  # (per-world offsets: a matrix per world)
+                self.bounds = (qvel @ ang, np.einsum("wd,wdb->wb", qvel, lin_lever))
         return self.bounds
 
     def _speed_bound_tables(self):
         m, mj = self.template, self.mujoco
         J = mj.mjtJoint
-        ang, lin = [], []
+        nv, nb = m.nv, m.nbody
+        angular = np.zeros(nv, bool)
         for j in range(m.njnt):
             a, t = int(m.jnt_dofadr[j]), int(m.jnt_type[j])
             if t == J.mjJNT_FREE:
-                lin += [a, a + 1, a + 2]
-                ang += [a + 3, a + 4, a + 5]
-            elif t == J.mjJNT_BALL:
-                ang += [a, a + 1, a + 2]
-            elif t == J.mjJNT_SLIDE:
-                lin.append(a)
-            else:
-                ang.append(a)
+                angular[a + 3:a + 6] = True
+            elif t in (J.mjJNT_BALL, J.mjJNT_HINGE):
+                angular[a:a + (3 if t == J.mjJNT_BALL else 1)] = True
 
         def per_world(name):
             v = self.batch._expanded.get(name)
-            return np.broadcast_to(np.asarray(getattr(m, name)), (self.nworld, *np.shape(getattr(m, name)))) \
-                if v is None else v
-        # twice the summed offsets of bodies (not their placement in the world), inertial frames
-        # and joint anchors, per world: longer than any path between two points of one world
-        inner = np.asarray(m.body_parentid)[1:] != 0
-        levers = 2.0 * (np.linalg.norm(per_world("body_pos")[:, 1:][:, inner], axis=2).sum(1)
-                        + np.linalg.norm(per_world("body_ipos")[:, 1:], axis=2).sum(1)
-                        + np.linalg.norm(per_world("jnt_pos"), axis=2).sum(1))
-        ang_sel, lin_sel = np.zeros(m.nv), np.zeros(m.nv)   # (qvel @ sel: a row sum)
-        ang_sel[ang], lin_sel[lin] = 1.0, 1.0
-        self.caps = (ang_sel, lin_sel, levers, None, None)
+            return np.asarray(getattr(m, name))[None] if v is None else v
+        body_pos, body_ipos, jnt_pos = per_world("body_pos"), per_world("body_ipos"), per_world("jnt_pos")
+        nw = max(len(body_pos), len(body_ipos), len(jnt_pos))
+        bp = np.linalg.norm(np.broadcast_to(body_pos, (nw, nb, 3)), axis=2)
+        ip = np.linalg.norm(np.broadcast_to(body_ipos, (nw, nb, 3)), axis=2)
+        jp = np.linalg.norm(np.broadcast_to(jnt_pos, (nw, m.njnt, 3)), axis=2)
+        parent = np.asarray(m.body_parentid)
+        dof_body, dof_jnt = np.asarray(m.dof_bodyid), np.asarray(m.dof_jntid)
+        ang = np.zeros((nv, nb))
+        lin_lever = np.zeros((nw, nv, nb))
+        for b in range(1, nb):
+            reach = np.zeros(nw)                   # chain length from the current ancestor's origin to b's
+            a = b
+            while a > 0:
+                for d in np.nonzero(dof_body == a)[0]:
+                    if angular[d]:
+                        ang[d, b] = 1.0
+                        lin_lever[:, d, b] = jp[:, dof_jnt[d]] + reach + ip[:, b]
+                    else:
+                        lin_lever[:, d, b] = 1.0
+                reach = reach + bp[:, a]
+                a = parent[a]
+        self.caps = (ang, lin_lever[0] if nw == 1 else lin_lever, None, None)
 
-
-def _with_force_sensor(spec, mujoco):
-    """The spec's model compiled with one force sensor on a new site of its last body (sites
-    and sensors are numbered last there, so no other index moves): MuJoCo then runs
-    mj_rnePostConstraint every step. The spec itself is left as it was."""
-    s = spec.copy()
-    s.bodies[-1].add_site(name="gymlike_force_probe")
-    s.add_sensor(name="gymlike_force_probe", type=mujoco.mjtSensor.mjSENS_FORCE,
-                 objtype=mujoco.mjtObj.mjOBJ_SITE, objname="gymlike_force_probe")
-    return s.compile()
+    def _compiled(self, sensor):
+        """Newton's MjSpec compiled again (the spec itself is left as it was), with the arena
+        size asked for and, with `sensor`, one force sensor on a new site of its last body
+        (sites and sensors are numbered last there, so no other index moves): MuJoCo then runs
+        mj_rnePostConstraint every step. Values follow Newton's template (_copy_values)."""
+        mujoco = self.mujoco
+        s = self.mj_spec.copy()
+        if self.arena_kib is not None:
+            s.memory = int(self.arena_kib) * 1024
+        if sensor:
+            s.bodies[-1].add_site(name="gymlike_force_probe")
+            s.add_sensor(name="gymlike_force_probe", type=mujoco.mjtSensor.mjSENS_FORCE,
+                         objtype=mujoco.mjtObj.mjOBJ_SITE, objname="gymlike_force_probe")
+        model = s.compile()
+        _copy_values(self.mj_model, model)
+        return model
 
 
 # MjModel fields that describe the added site and sensor, or names, and the gap the C step drops:

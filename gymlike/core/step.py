@@ -85,25 +85,31 @@ class Stepper:
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
             # body speed caps (PhysX's max_linear/angular_velocity); the C step first bounds the
             # speeds from MuJoCo's velocities and skips them when no body can reach its cap
-            if d.speed_caps and (cstep is None or cstep.may_reach_speed_caps(d.body_ang_cap, d.body_lin_cap,
-                                                                             d.body_env)):
+            if d.speed_caps and (cstep is None or cstep.may_reach_speed_caps(d.body_ang_cap, d.body_lin_cap)):
                 sim.sync_state()
                 d.actor_speed_scale.fill_(1.0)
                 launch(("bspeed", id(s_out)), K.body_speed_scale, d.num_bodies,
                        (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
                 launch(("ascale", id(s_out)), K.scale_actor_velocities, d.num_actors,
                        (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self.clamped))
-            if cstep is not None and (d.velocity_clamp or d.speed_caps) and self.flag(self.clamped):
-                cstep.invalidate()       # the clamped joint velocities reach MuJoCo on the next call
+            if cstep is not None and d.speed_caps and self.flag(self.clamped):
+                # the capped joint velocities reach MuJoCo's rows of those worlds on the next call
+                capped = d.actor_speed_scale.numpy() < 1.0
+                worlds = np.zeros(cstep.nworld, bool)
+                worlds[sim.host.actor_env[capped]] = True
+                cstep.invalidate(worlds)
             sim.state, sim.state_next = s_out, s_in
         if d.velocity_clamp or d.speed_caps:
             # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
             # body velocities follow them once per simulate, and only when a clamp happened (on
-            # CUDA the flag is not read back, to keep the device asynchronous)
+            # CUDA the flag is not read back, to keep the device asynchronous); on MuJoCo C when
+            # the state is next read
             if not sim.device.startswith("cpu") or self.flag(self.clamped):
-                newton = _newton()
                 self.clamped.zero_()
-                newton.eval_fk(model, sim.state.joint_q, sim.state.joint_qd, sim.state)
+                if cstep is not None:
+                    sim.defer_kinematics()
+                else:
+                    _newton().eval_fk(model, sim.state.joint_q, sim.state.joint_qd, sim.state)
         sim.joint_state_stale = sim.type == SimType.SIM_FLEX   # XPBD writes bodies only
         # efforts and body forces last one simulate() call
         if d.efforts_pending:
@@ -156,8 +162,14 @@ class Stepper:
         if failed is not None:       # MuJoCo raised in some worlds (they kept their state)
             cstep.failed = None
             shown = ", ".join(map(str, failed[0][:20])) + (" ..." if len(failed[0]) > 20 else "")
-            err = SimulationNaNError(f"simulate: MuJoCo stopped env(s) {shown} at frame {sim.frame}: {failed[1]}; "
-                                     "reset those envs")
+            if "stackAlloc" in failed[1] or "out of memory" in failed[1]:
+                todo = (f"MuJoCo's arena ({cstep.template.narena // 1024} KiB per world) is too small for their "
+                        "contacts and constraints: raise it with sim.mujoco_options = {'arena_kib': N} before "
+                        "prepare_sim (gymlike.envs tasks: sim.mujoco.arena_kib)")
+            else:
+                todo = "reset those envs"
+            err = SimulationNaNError(f"simulate: MuJoCo stopped env(s) {shown} at frame {sim.frame} (they kept "
+                                     f"their state): {' '.join(failed[1].split())}; {todo}")
             err.envs = failed[0]
             raise err
         if self.flag(d.nan_count):

@@ -212,13 +212,14 @@ class TensorAPI:
             raise GymlikeValueError(f"{what}: {arg} must be contiguous (call .contiguous())")
         if tensor._wp is not None and tuple(tensor._wp.shape) == want:
             return tensor._wp
-        return self._stage(what, t, want)
+        return self._stage((what, arg), t, want)
 
-    def _stage(self, what, t, shape):
-        """A gymlike-owned buffer holding `t`'s values: a training loop passes new tensors every
-        step (new memory), while each setter's recorded launch keeps one argument per call
-        site; copying (torch, a few microseconds) beats a new Warp view and launch setup."""
-        key = (what, shape, t.dtype)
+    def _stage(self, site, t, shape):
+        """A gymlike-owned buffer holding `t`'s values, one per argument of each call (`site`):
+        a training loop passes new tensors every step (new memory), while each setter's
+        recorded launch keeps one argument per call site; copying (torch, a few microseconds)
+        beats a new Warp view and launch setup."""
+        key = (site, shape, t.dtype)
         st = self._staging.get(key)
         if st is None:
             buf = self.torch.empty(shape, dtype=t.dtype, device=self.torch_device)
