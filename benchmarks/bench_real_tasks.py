@@ -34,34 +34,14 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TASKS = {"Cartpole": "cartpole", "Ant": "ant", "Humanoid": "humanoid", "Anymal": "anymal",
-         "AnymalTerrain": "anymal_terrain", "ShadowHand": "shadow_hand", "BallBalance": "ball_balance",
-         "FrankaCabinet": "franka_cabinet", "AllegroHand": "allegro_hand", "Quadcopter": "quadcopter",
-         "Ingenuity": "ingenuity", "HumanoidAMP": "humanoid_amp", "FrankaCubeStack": "franka_cube_stack",
-         "Trifinger": "trifinger"}
 DEFAULT = ["Cartpole", "Ant", "Humanoid", "Anymal", "AnymalTerrain", "ShadowHand"]
 
 
 def make_task(root, task, num_envs):
-    """Build an IsaacGymEnvs task from its own hydra config, as its train.py would (CPU)."""
-    import importlib
-    import types
-    sys.path.insert(0, root)
-    import gymlike
-    gymlike.install_isaacgym_alias()
-    import isaacgymenvs  # noqa: F401  (registers its OmegaConf resolvers)
-    # the tasks package's __init__ imports every task (some need packages not installed here)
-    pkg = types.ModuleType("isaacgymenvs.tasks")
-    pkg.__path__ = [os.path.join(root, "isaacgymenvs", "tasks")]
-    sys.modules["isaacgymenvs.tasks"] = pkg
-    from hydra import compose, initialize_config_dir
-    from isaacgymenvs.utils.reformat import omegaconf_to_dict
-    with initialize_config_dir(config_dir=os.path.join(root, "isaacgymenvs", "cfg"), version_base=None):
-        cfg = compose(config_name="config", overrides=[f"task={task}", f"num_envs={num_envs}", "sim_device=cpu",
-                                                       "rl_device=cpu", "pipeline=cpu", "headless=True"])
-    cls = getattr(importlib.import_module(f"isaacgymenvs.tasks.{TASKS[task]}"), task)
-    return cls(cfg=omegaconf_to_dict(cfg.task), rl_device="cpu", sim_device="cpu", graphics_device_id=-1,
-               headless=True, virtual_screen_capture=False, force_render=False)
+    """An IsaacGymEnvs task from its own hydra config (tools/real_clients.py)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from real_clients import make_task as make
+    return make(root, task, num_envs)
 
 
 class Inside:

@@ -81,3 +81,16 @@ def zero_crossing_period(t, x):
     idx = np.nonzero((x[:-1] > 0) & (x[1:] <= 0))[0]
     tc = t[idx] + (t[idx + 1] - t[idx]) * x[idx] / (x[idx] - x[idx + 1])
     return float(np.mean(np.diff(tc)))
+
+
+def held_actor(gym, env, asset, at, name, q, stiffness, damping, group=0, filter_=0):
+    """An actor whose DOFs start at q and are held there by PD drives of the given gains."""
+    a = gym.create_actor(env, asset, at, name, group, filter_)
+    props = gym.get_actor_dof_properties(env, a)
+    props["stiffness"][:], props["damping"][:] = stiffness, damping
+    gym.set_actor_dof_properties(env, a, props)
+    st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
+    st["pos"] = q
+    gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
+    gym.set_actor_dof_position_targets(env, a, np.asarray(q, np.float32))
+    return a

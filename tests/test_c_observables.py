@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import ASSETS, make_sim, options, pose, write
+from conftest import ASSETS, held_actor, make_sim, options, pose, write
 from gymlike import gymapi, gymtorch
 from gymlike.core import mjc
 
@@ -37,20 +37,11 @@ def quadruped_run(gym, pipeline, monkeypatch, push=0.0, frames=150):
     sim = make_sim(gym, dt=1 / 120, substeps=2)
     asset = gym.load_asset(sim, ASSETS, "urdf/quadruped/quadruped.urdf",
                            options(default_dof_drive_mode=int(gymapi.DOF_MODE_POS)))
-    names = gym.get_asset_dof_names(asset)
-    props = gym.get_asset_dof_properties(asset)
-    props["stiffness"][:] = 80.0
-    props["damping"][:] = 2.0
-    target = np.array([STAND[n.split("_")[1]] for n in names], np.float32)
+    target = np.array([STAND[n.split("_")[1]] for n in gym.get_asset_dof_names(asset)], np.float32)
     envs = []
     for i in range(2):
         env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
-        a = gym.create_actor(env, asset, pose(z=0.43), "q", i, 1)
-        gym.set_actor_dof_properties(env, a, props)
-        st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
-        st["pos"] = target
-        gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
-        gym.set_actor_dof_position_targets(env, a, target)
+        held_actor(gym, env, asset, pose(z=0.43), "q", target, 80.0, 2.0, i, 1)
         envs.append(env)
     gym.prepare_sim(sim)
     check_pipeline(sim, pipeline)
@@ -216,15 +207,7 @@ def arm_dof_forces(gym, pipeline, monkeypatch):
     q = np.zeros(n, np.float32)
     q[:7] = [0.0, 0.8, 0.0, -1.0, 0.0, 0.6, 0.0]
     env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
-    a = gym.create_actor(env, arm, pose(), "arm", 0, 0)
-    props = gym.get_actor_dof_properties(env, a)
-    props["stiffness"][:] = 2000.0
-    props["damping"][:] = 100.0
-    gym.set_actor_dof_properties(env, a, props)
-    st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
-    st["pos"] = q
-    gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
-    gym.set_actor_dof_position_targets(env, a, q)
+    held_actor(gym, env, arm, pose(), "arm", q, 2000.0, 100.0)
     gym.prepare_sim(sim)
     check_pipeline(sim, pipeline)
     df = gymtorch.wrap_tensor(gym.acquire_dof_force_tensor(sim))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import ASSETS, make_sim, options, pose
+from conftest import ASSETS, held_actor, make_sim, options, pose
 from gymlike import gymapi, gymtorch, terrain_utils
 from gymlike.core import mjc
 from gymlike.core.terrain import heightmap_of
@@ -119,21 +119,13 @@ def test_quadrupeds_stand_on_rough_terrain_on_the_c_pipeline(gym):
     gym.add_triangle_mesh(sim, v.flatten(), t.flatten(), tp)
     asset = gym.load_asset(sim, ASSETS, "urdf/quadruped/quadruped.urdf",
                            options(default_dof_drive_mode=int(gymapi.DOF_MODE_POS)))
-    names = gym.get_asset_dof_names(asset)
-    props = gym.get_asset_dof_properties(asset)
-    props["stiffness"][:], props["damping"][:] = 80.0, 2.0
-    target = np.array([STAND[n.split("_")[1]] for n in names], np.float32)
+    target = np.array([STAND[n.split("_")[1]] for n in gym.get_asset_dof_names(asset)], np.float32)
     rng = np.random.default_rng(4)
     spots = rng.uniform(0.6, 15.4, (NENV, 2))
     for i, (x, y) in enumerate(spots):
         env = gym.create_env(sim, gymapi.Vec3(0, 0, 0), gymapi.Vec3(0, 0, 0), 8)   # all over the one terrain
         ground = max(_mesh_height(v, t, x + dx, y + dy) for dx in (-0.3, 0.3) for dy in (-0.2, 0.2))
-        a = gym.create_actor(env, asset, pose(x, y, ground + 0.45), "q", i, 1)
-        gym.set_actor_dof_properties(env, a, props)
-        st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
-        st["pos"] = target
-        gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
-        gym.set_actor_dof_position_targets(env, a, target)
+        held_actor(gym, env, asset, pose(x, y, ground + 0.45), "q", target, 80.0, 2.0, i, 1)
     gym.prepare_sim(sim)
     cs = mjc.c_step(sim.solver)
     assert cs is not None and sim.pipeline is None                    # MuJoCo C, MuJoCo's own contacts

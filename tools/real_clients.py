@@ -53,14 +53,14 @@ def run_examples(folder, names):
     print(f"{ok} of {len(names)} run")
 
 
-def run_task(root, task, num_envs=16, steps=100):
-    """(in a child process) build, reset and step one IsaacGymEnvs task."""
+def make_task(root, task, num_envs):
+    """An IsaacGymEnvs task built from its own hydra config, as its train.py would (CPU pipeline,
+    headless), on gymlike (the `isaacgym` alias)."""
     import importlib
     import types
     sys.path.insert(0, root)
     import gymlike
     gymlike.install_isaacgym_alias()
-    import torch
     import isaacgymenvs  # noqa: F401  (registers its OmegaConf resolvers)
     pkg = types.ModuleType("isaacgymenvs.tasks")
     pkg.__path__ = [os.path.join(root, "isaacgymenvs", "tasks")]
@@ -71,8 +71,14 @@ def run_task(root, task, num_envs=16, steps=100):
         cfg = compose(config_name="config", overrides=[f"task={task}", f"num_envs={num_envs}", "sim_device=cpu",
                                                        "rl_device=cpu", "pipeline=cpu", "headless=True"])
     cls = getattr(importlib.import_module(f"isaacgymenvs.tasks.{TASKS[task]}"), task)
-    env = cls(cfg=omegaconf_to_dict(cfg.task), rl_device="cpu", sim_device="cpu", graphics_device_id=-1,
-              headless=True, virtual_screen_capture=False, force_render=False)
+    return cls(cfg=omegaconf_to_dict(cfg.task), rl_device="cpu", sim_device="cpu", graphics_device_id=-1,
+               headless=True, virtual_screen_capture=False, force_render=False)
+
+
+def run_task(root, task, num_envs=16, steps=100):
+    """(in a child process) build, reset and step one IsaacGymEnvs task."""
+    import torch
+    env = make_task(root, task, num_envs)
     env.reset()
     torch.manual_seed(0)
     bad = 0

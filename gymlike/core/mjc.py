@@ -156,6 +156,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.rows = {name: b.bind(name) for name in
                      ("time", "qpos", "qvel", "act", "qacc_warmstart", "ctrl", "qfrc_applied",
                       "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat")}
+        # the same as (worlds, values) views (reshaping a view of the rows keeps a view)
+        self.flat = {name: v.reshape(self.nworld, -1) for name, v in self.rows.items()}
+        assert all(v.size == 0 or np.shares_memory(v, b.state) for v in self.flat.values())
         if self.observing:
             self.out = {name: b.bind(name) for name in ("cfrc_ext", "cfrc_int", "cdof", "subtree_com", "xipos")}
         self.inputs_seen = None
@@ -175,9 +178,7 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def _row(self, name):
         """A state field of every world's row as (worlds, values): a view of the batch's rows."""
-        v = self.rows[name].reshape(self.nworld, -1)
-        assert v.size == 0 or np.shares_memory(v, self.batch.state)
-        return v
+        return self.flat[name]
 
     # ------------------------------------------------------------------ what others tell it
     def invalidate(self, worlds=None, forget=False):
@@ -202,13 +203,15 @@ class SolverMuJoCoC(SolverMuJoCo):
         worlds = None if world_mask is None else world_mask.numpy()[:self.nworld]
         if flags is not None and int(flags) == int(newton.StateFlags.NONE):
             # (Newton's reset would clear MuJoCo-Warp's copies of the inputs and warm start: the
-            # C step recomputes the inputs every step and keeps the warm start in its rows)
+            # C step keeps both in its rows, the inputs rewritten whenever they change)
             self.sync()
             self.invalidate(worlds, forget=True)
             return
         self.sync()
         super().reset(state, world_mask, flags=flags)
         self.invalidate(worlds, forget=True)
+        self.ctrl_current = False            # (Newton cleared MuJoCo-Warp's inputs: copy them again)
+        self.qfrc_nonzero = self.xfrc_nonzero = True
 
     def targets_written(self):
         """Position or velocity targets changed (MuJoCo's ctrl follows them at the next step)."""
