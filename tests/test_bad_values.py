@@ -427,3 +427,65 @@ def test_zero_quaternion_rows_on_the_device_path_are_named_by_the_next_simulate(
         gym.simulate(sim)
     assert e.value.envs == [2]
     gym.simulate(sim)                                      # named once; nothing else is wrong
+
+
+LIMITED_HINGE_URDF = """\
+<robot name="lever">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="1e20" velocity="1e20"/></joint>
+</robot>
+"""
+
+
+@pytest.mark.parametrize("pipeline,absurd", [
+    ("mujoco-c", "effort"), ("mujoco-c", "past limit"), ("mujoco-c", "far away"), ("warp", "effort"),
+    pytest.param("warp", "past limit", marks=pytest.mark.slow), pytest.param("warp", "far away", marks=pytest.mark.slow)])
+def test_absurd_finite_states_are_named_and_one_reset_recovers(gym, tmp_path, monkeypatch, pipeline, absurd):
+    """The divergence guard names envs whose finite state is absurd: a 1e14 N m effort through a
+    [-3, 3] rad hinge limit, a DOF put 10 rad past its limit, a body 2e6 m away; a reset of that
+    env recovers it, and the other envs run on."""
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+    write(tmp_path, "lever.urdf", LIMITED_HINGE_URDF)
+    sim = make_sim(gym, ground=False, dt=1 / 60, gravity=0.0)
+    lever = gym.load_asset(sim, str(tmp_path), "lever.urdf", options(fix_base_link=True))
+    cube = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    envs = []
+    for i in range(3):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
+        gym.create_actor(env, lever, pose(z=1.0), "lever", i, 0)
+        gym.create_actor(env, cube, pose(x=0.5, z=1.0), "cube", i, 0)
+        props = gym.get_actor_dof_properties(env, 0)
+        props["driveMode"][:] = gymapi.DOF_MODE_EFFORT
+        gym.set_actor_dof_properties(env, 0, props)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+    roots = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+    gym.refresh_dof_state_tensor(sim)
+    gym.refresh_actor_root_state_tensor(sim)
+    dofs0, roots0 = dofs.clone(), roots.clone()
+    if absurd == "past limit":
+        bad = dofs0.clone()
+        bad[1, 0] = 13.0
+        gym.set_dof_state_tensor(sim, gymtorch.unwrap_tensor(bad))
+    elif absurd == "far away":
+        bad = roots0.clone()
+        bad[3, 0] = 2.0e6                  # (env 1's cube: actors are lever, cube per env)
+        gym.set_actor_root_state_tensor(sim, gymtorch.unwrap_tensor(bad))
+    efforts = torch.tensor([0.0, -1.0e14, 0.0])
+    with pytest.raises(SimulationNaNError, match=r"diverged .* in env\(s\) 1 ") as e:
+        for _ in range(200):
+            if absurd == "effort":
+                gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(efforts))
+            gym.simulate(sim)
+    assert e.value.envs == [1]
+    # one reset of env 1 (its lever and cube) recovers it
+    ids = torch.tensor([2, 3], dtype=torch.int32)
+    gym.set_actor_root_state_tensor_indexed(sim, gymtorch.unwrap_tensor(roots0), gymtorch.unwrap_tensor(ids), 2)
+    gym.set_dof_state_tensor_indexed(sim, gymtorch.unwrap_tensor(dofs0), gymtorch.unwrap_tensor(ids[:1]), 1)
+    for _ in range(30):
+        gym.simulate(sim)
+    gym.refresh_dof_state_tensor(sim)
+    assert dofs[:, 0].abs().max() <= 3.0 + 1e-3

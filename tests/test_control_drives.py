@@ -481,3 +481,37 @@ def test_body_speed_caps_keep_a_randomly_driven_humanoid_finite(gym):
         top = max(top, float(bodies[:, 10:13].norm(dim=1).max()))
     assert torch.isfinite(bodies).all()
     assert top < 100.0 * 1.5       # capped each substep (a body may exceed it within one substep)
+
+
+TWO_BLADES_URDF = """\
+<robot name="props">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="ha" type="continuous"><parent link="base"/><child link="a"/><origin xyz="0.5 0 0"/><axis xyz="0 0 1"/></joint>
+  <joint name="hb" type="continuous"><parent link="base"/><child link="b"/><origin xyz="-0.5 0 0"/><axis xyz="0 0 1"/></joint>
+</robot>
+"""
+
+
+def test_velocity_limit_of_one_dof_among_several_physx(gym, tmp_path):
+    """A limit on one DOF of a multi-DOF actor caps that DOF only, in the env that has it (on the
+    C pipeline the clamp writes MuJoCo's strided per-world rows)."""
+    sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=3, urdf=TWO_BLADES_URDF)
+    for env in envs:
+        p = gym.get_actor_dof_properties(env, 0)
+        p["driveMode"][:] = gymapi.DOF_MODE_EFFORT
+        gym.set_actor_dof_properties(env, 0, p)
+    p = gym.get_actor_dof_properties(envs[1], 0)
+    p["velocity"][1] = 3.0
+    gym.set_actor_dof_properties(envs[1], 0, p)
+    for _ in range(240):
+        for env in envs:
+            gym.apply_actor_dof_efforts(env, 0, np.array([0.5, 0.5], np.float32))
+        gym.simulate(sim)
+    free = 0.5 / I_PROP                       # 240 steps of 1/240 s from rest: 1 s at 25 rad/s^2
+    v = np.array([gym.get_actor_dof_states(env, 0, gymapi.STATE_VEL)["vel"] for env in envs])
+    assert v[1, 1] == pytest.approx(3.0, rel=1e-3)
+    assert v[1, 0] == pytest.approx(free, rel=0.02)
+    assert v[0] == pytest.approx([free, free], rel=0.02)
+    assert v[2] == pytest.approx([free, free], rel=0.02)

@@ -285,3 +285,54 @@ def test_ball_joint_efforts_are_the_same_when_states_are_read_late(gym, tmp_path
         gym.destroy_sim(sim)
     assert finals[0].abs().max() > 0.1
     assert torch.equal(finals[0], finals[1])
+
+
+def test_dof_states_on_mujocos_rows_equal_the_newton_path(gym, monkeypatch):
+    """The C step reads and writes hinge DOF states on MuJoCo's rows (no Newton conversion):
+    an indexed DOF reset of some envs' ants, the DOF tensor, the bodies that follow (forward
+    kinematics) and the motion after it equal those of the Newton path (dof_cells None), and
+    the envs not listed keep their state bit for bit."""
+    import torch
+    from gymlike import gymtorch
+    got = []
+    for rows in (True, False):
+        if not rows:
+            monkeypatch.setattr(mjc.SolverMuJoCoC, "dof_cells", lambda self, dof_qd: None)
+        sim = _ants(gym, 3)
+        cs = mjc.c_step(sim.solver)
+        dof = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+        body = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
+        f = torch.linspace(-2, 2, gym.get_sim_dof_count(sim))
+        for _ in range(10):
+            gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
+            gym.simulate(sim)
+        gym.refresh_dof_state_tensor(sim)
+        gym.refresh_rigid_body_state_tensor(sim)
+        dof0, body0 = dof.clone(), body.clone()
+        new = dof.clone()
+        new[:, 0] = torch.linspace(-0.4, 0.4, new.shape[0])
+        new[:, 1] = 0.5
+        ids = torch.tensor([2, 0], dtype=torch.int32)            # the ants of envs 2 and 0
+        gym.set_dof_state_tensor_indexed(sim, gymtorch.unwrap_tensor(new), gymtorch.unwrap_tensor(ids), 2)
+        assert (sim._state_sync == cs.sync) == rows       # (rows: Newton's state follows when read)
+        gym.refresh_dof_state_tensor(sim)
+        written = dof.clone()
+        gym.refresh_rigid_body_state_tensor(sim)
+        moved = body.clone()
+        per = dof.shape[0] // 3
+        env1 = slice(per, 2 * per)
+        assert torch.equal(written[env1], dof0[env1])
+        torch.testing.assert_close(written[:per], new[:per], atol=0, rtol=0)
+        torch.testing.assert_close(written[2 * per:], new[2 * per:], atol=0, rtol=0)
+        nb = body.shape[0] // 3
+        assert torch.equal(moved[nb:2 * nb], body0[nb:2 * nb])
+        assert not torch.allclose(moved[:nb], body0[:nb], atol=1e-3)     # the legs followed their DOFs
+        for _ in range(20):
+            gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
+            gym.simulate(sim)
+        gym.refresh_dof_state_tensor(sim)
+        gym.refresh_rigid_body_state_tensor(sim)
+        got.append((written, moved, dof.clone(), body.clone(), cs))
+        gym.destroy_sim(sim)
+    for a, b in zip(got[0][:4], got[1][:4]):
+        torch.testing.assert_close(a, b, atol=2e-4, rtol=0)

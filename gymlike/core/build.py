@@ -281,6 +281,7 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.actor_env, d.actor_dof0, d.actor_ndof = i32(h.actor_env), i32(h.actor_dof0), i32(h.actor_ndof)
     d.actor_all = i32(np.arange(n_act))
     d.dof_identity = i32(np.arange(num_dofs))
+    d.dof_env = i32(h.actor_env[h.dof_actor])
     d.speed_caps = sim.type == SimType.SIM_PHYSX
     h.dof_axis_inertia = _dof_axis_inertia(model, h, actors)
     d.dof_axis_inertia = wp.array(h.dof_axis_inertia, dtype=wp.float32, device=dev)

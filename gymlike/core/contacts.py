@@ -27,6 +27,7 @@ import numpy as np
 import warp as wp
 
 from . import observables as OBS
+from .launch import Launcher
 from .enums import SimType
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, coerce, require_finite
@@ -104,6 +105,7 @@ class ContactForces:
         self.force = wp.zeros(n, dtype=wp.vec3, device=sim.device)
         self.torque = wp.zeros(n, dtype=wp.vec3, device=sim.device)
         self._stamp = self._force_stamp = None
+        self._host = None
 
     def update(self, torques=True):
         """Accumulate the contact forces of the last step (once per simulate); `torques`: also
@@ -116,13 +118,15 @@ class ContactForces:
             if o.steps == 0:
                 self.force.zero_()
                 self.torque.zero_()
-            elif torques:
-                f, t = o.c.contact_wrenches()
-                self.force.numpy()[:len(f)] = f
-                self.torque.numpy()[:len(t)] = t
             else:
-                f = o.c.contact_forces()
-                self.force.numpy()[:len(f)] = f
+                if self._host is None:          # (the C step runs on the CPU: views of the arrays)
+                    self._host = (self.force.numpy(), self.torque.numpy())
+                if torques:
+                    f, t = o.c.contact_wrenches()
+                    self._host[1][:len(t)] = t
+                else:
+                    f = o.c.contact_forces()
+                self._host[0][:len(f)] = f
             self._force_stamp = stamp
             if torques:
                 self._stamp = stamp
@@ -421,6 +425,7 @@ class ForceSensors:
         self.tree = i32(tree or [0])
         self._stamp = None
         self._out = None
+        self.launch = Launcher(dev)       # (one recorded launch per state, re-launched every refresh)
 
     def refresh(self, out):
         """Fill out (num_sensors, 6) (a Warp float32 2-D array)."""
@@ -428,9 +433,10 @@ class ForceSensors:
             return
         cf = contact_forces(self.sim, "refresh_force_sensor_tensor")
         cf.update()
-        wp.launch(_sensor_wrenches, dim=self.count, device=self.sim.device,
-                  inputs=[cf.force, cf.torque, self.sim.state.body_q, self.sim.model.body_com, self.body,
-                          self.pose, self.flags, self.tree_start, self.tree, out])
+        st = self.sim.state
+        self.launch(("sensors", id(st)), _sensor_wrenches, self.count,
+                    (cf.force, cf.torque, st.body_q, self.sim.model.body_com, self.body, self.pose, self.flags,
+                     self.tree_start, self.tree, out))
 
 
 def sensors(sim) -> ForceSensors:

@@ -83,12 +83,19 @@ def body_wrenches(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=
     body_f[b] = wp.spatial_vector(f, t)
 
 
+# The divergence guard's bounds: finite states no Isaac Gym scene reaches and no later step
+# recovers from (step.Stepper.check_nan names their envs; one reset recovers them).
+DIVERGED_SPEED = wp.constant(1.0e5)       # m/s or rad/s, any body
+DIVERGED_DISTANCE = wp.constant(1.0e6)    # m, any body position coordinate
+DIVERGED_PAST_LIMIT = wp.constant(5.0)    # rad or m beyond a DOF's limit
+
+
 @wp.kernel
 def find_nan_worlds(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
                     body_env: wp.array(dtype=wp.int32), bad: wp.array(dtype=wp.int32),
                     count: wp.array(dtype=wp.int32)):
-    """Flag the env of every body whose state is NaN/inf or has diverged (a speed above 1e5 m/s
-    or rad/s: finite garbage that no Isaac Gym scene reaches and no later step recovers from)."""
+    """Flag the env of every body whose state is NaN/inf or has diverged (a speed or position
+    beyond DIVERGED_SPEED / DIVERGED_DISTANCE)."""
     b = wp.tid()
     X = body_q[b]
     v = body_qd[b]
@@ -100,8 +107,28 @@ def find_nan_worlds(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtyp
     fast = float(0.0)
     for k in range(6):
         fast = wp.max(fast, wp.abs(v[k]))
-    if not wp.isfinite(s) or fast > 1.0e5:
+    far = float(0.0)
+    for k in range(3):
+        far = wp.max(far, wp.abs(X[k]))
+    if not wp.isfinite(s) or fast > DIVERGED_SPEED or far > DIVERGED_DISTANCE:
         w = body_env[b]
+        if w >= 0:
+            bad[w] = 1
+        wp.atomic_add(count, 0, 1)
+
+
+@wp.kernel
+def find_dofs_past_limits(joint_q: wp.array(dtype=wp.float32), dof_q: wp.array(dtype=wp.int32),
+                          dof_qd: wp.array(dtype=wp.int32), lower: wp.array(dtype=wp.float32),
+                          upper: wp.array(dtype=wp.float32), dof_env: wp.array(dtype=wp.int32),
+                          bad: wp.array(dtype=wp.int32), count: wp.array(dtype=wp.int32)):
+    """Flag the env of every DOF more than DIVERGED_PAST_LIMIT beyond its limits (DOFs without
+    limits have +-props.OPEN_LIMIT)."""
+    d = wp.tid()
+    q = joint_q[dof_q[d]]
+    j = dof_qd[d]
+    if q < lower[j] - DIVERGED_PAST_LIMIT or q > upper[j] + DIVERGED_PAST_LIMIT:
+        w = dof_env[d]
         if w >= 0:
             bad[w] = 1
         wp.atomic_add(count, 0, 1)

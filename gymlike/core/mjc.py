@@ -128,7 +128,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.views = {}
         self.observing = False       # the worlds step the model with the force sensor
         self.dof_rows = None         # Newton DOF -> flat qvel row (_newton_dof_rows)
-        self.clamp_rows = None       # (limits array, its view, rows, valid) of clamp_dof_velocities
+        self.clamp_rows = None       # (limits array, limits, worlds, DOFs) of clamp_dof_velocities
+        self.dof_cell_cache = None   # (id of the DOF table, dof_cells)
+        self.limit_cache = None      # (ids of the tables, _limit_cells)
         # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
         # through the reload of its world (no model notification needed)
         newton = _newton()
@@ -441,15 +443,71 @@ class SolverMuJoCoC(SolverMuJoCo):
         """Isaac Gym's DOF velocity limits on MuJoCo's rows (the truth): |v| <= limit for the
         DOFs (Newton DOF indices `dof_qd`, Warp int32) with a limit > 0 (`limits`, Warp)."""
         if self.clamp_rows is None or self.clamp_rows[0] is not limits:
-            rows = self._newton_dof_rows()[dof_qd.numpy()]
-            self.clamp_rows = (limits, limits.numpy(), np.maximum(rows, 0), rows >= 0)
-        _, lim, rows, ok = self.clamp_rows
-        qvel = self.rows["qvel"].reshape(-1)
-        v = qvel[rows]
-        over = ok & (lim > 0) & (np.abs(v) > lim)
+            w, k, ok = self._dof_cells(dof_qd)
+            lim = limits.numpy()
+            on = ok & (lim > 0)
+            self.clamp_rows = (limits, lim[on], w[on], k[on])
+        _, lim, w, k = self.clamp_rows
+        qvel = self.flat["qvel"]          # ((worlds, nv) rows strided in the batch state: index, never flatten)
+        v = qvel[w, k]
+        over = np.abs(v) > lim
         if over.any():
-            qvel[rows[over]] = np.clip(v[over], -lim[over], lim[over])
+            qvel[w[over], k[over]] = np.clip(v[over], -lim[over], lim[over])
             self.bounds = None
+
+    def _dof_cells(self, dof_qd):
+        """(world, MuJoCo DOF, valid) of the Newton DOFs `dof_qd` (Warp int32) in the qvel rows."""
+        rows = self._newton_dof_rows()[dof_qd.numpy()]
+        ok = rows >= 0
+        r = np.maximum(rows, 0)
+        return r // self.mj_model.nv, r % self.mj_model.nv, ok
+
+    # ------------------------------------------------------------------ DOF states on the rows
+    # Isaac Gym's DOF states of hinge and slide joints are single coordinates of MuJoCo's rows:
+    # the tensor API reads and writes them there, and Newton's state follows only when read
+    # (a training loop that reads DOF states and resets some envs then never converts).
+    def rows_current(self, state):
+        """The rows hold every world's state (no Newton write waits to be reloaded) and `state`
+        is the Newton state the last step stands for."""
+        return state is self.last_out and not self.stale.any()
+
+    def dof_cells(self, dof_qd):
+        """(worlds, qpos columns, qvel columns) of Isaac Gym's DOFs (Newton DOF indices
+        `dof_qd`, Warp int32), or None when one is not a hinge or slide coordinate of MuJoCo."""
+        key = id(dof_qd)
+        if self.dof_cell_cache is None or self.dof_cell_cache[0] != key:
+            w, k, ok = self._dof_cells(dof_qd)
+            m, J = self.template, self.mujoco.mjtJoint
+            jnt = np.asarray(m.dof_jntid)[k]
+            scalar = np.isin(np.asarray(m.jnt_type)[jnt], (int(J.mjJNT_HINGE), int(J.mjJNT_SLIDE)))
+            cells = (w, np.asarray(m.jnt_qposadr)[jnt], k) if (ok & scalar).all() else None
+            self.dof_cell_cache = (key, cells)
+        return self.dof_cell_cache[1]
+
+    def read_dofs(self, cells, out):
+        """DOF states (dofs, 2) into `out` (float32 numpy) from the rows."""
+        w, qc, vc = cells
+        out[:, 0] = self.flat["qpos"][w, qc]
+        out[:, 1] = self.flat["qvel"][w, vc]
+
+    def write_dofs(self, cells, src, dofs, worlds):
+        """DOF states `src[dofs]` ((n, 2) rows of Isaac Gym's DOFs) into the rows, as a new state
+        of `worlds` (bool mask; None: all): their warm start and activations are forgotten and
+        Newton's state follows when next read."""
+        w, qc, vc = (c[dofs] for c in cells)
+        self.flat["qpos"][w, qc] = src[dofs, 0]
+        self.flat["qvel"][w, vc] = src[dofs, 1]
+        gone = slice(None) if worlds is None else np.asarray(worlds, bool)[:self.nworld]
+        self.flat["qacc_warmstart"][gone] = 0.0
+        if self.mj_model.na:
+            self.flat["act"][gone] = 0.0
+        self.bounds = None
+        if self.newton_current:
+            self.newton_current = False
+            if self.defer is not None:
+                self.defer(self.sync)
+            else:
+                self.sync()
 
     def _newton_dof_rows(self):
         """Newton joint DOF -> its (world * nv + MuJoCo DOF) in the flattened qvel rows (-1:
@@ -522,26 +580,29 @@ class SolverMuJoCoC(SolverMuJoCo):
         """Force of the contacts on every Newton body in the last substep, world frame,
         (bodies, 3): MuJoCo's external body force less the applied one (xfrc_applied)."""
         t = self.obs_tables
-        f = self.out["cfrc_ext"].reshape(-1, 6)[t["body_rows"], 3:6] \
-            - self.rows["xfrc_applied"].reshape(-1, 6)[t["body_rows"], 0:3]
+        f = self.out["cfrc_ext"].reshape(-1, 6)[t["body_rows"], 3:6]
+        if self.xfrc_nonzero:
+            f -= self.rows["xfrc_applied"].reshape(-1, 6)[t["body_rows"], 0:3]
         f[t["no_row"]] = 0.0
         return f
 
     def contact_wrenches(self):
         """(force, torque about the COM) of the contacts on every Newton body in the last
-        substep, world frame, (bodies, 3) each."""
+        substep, world frame, (bodies, 3) each. MuJoCo's external wrench (torque; force) is
+        about the root's subtree COM and holds the applied one (force; torque at the body COM):
+        less that, about the COM, the torque is ext_t - app_t + (ref - com) x ext_f."""
         t = self.obs_tables
         r = t["body_rows"]
-        ext = self.out["cfrc_ext"].reshape(-1, 6)[r]              # (torque; force) about the root's subtree COM
-        app = self.rows["xfrc_applied"].reshape(-1, 6)[r]         # (force; torque) at the body COM
-        com = self.out["xipos"].reshape(-1, 3)[r]
-        ref = self.out["subtree_com"].reshape(-1, 3)[t["root_rows"]]
-        f = ext[:, 3:6] - app[:, 0:3]
-        m_ref = ext[:, 0:3] - app[:, 3:6] - _cross(com - ref, app[:, 0:3])
-        m_com = m_ref + _cross(ref - com, f)
+        ext = self.out["cfrc_ext"].reshape(-1, 6)[r]
+        lever = self.out["subtree_com"].reshape(-1, 3)[t["root_rows"]] - self.out["xipos"].reshape(-1, 3)[r]
+        f, m = ext[:, 3:6], ext[:, 0:3] + _cross(lever, ext[:, 3:6])
+        if self.xfrc_nonzero:
+            app = self.rows["xfrc_applied"].reshape(-1, 6)[r]
+            f = f - app[:, 0:3]
+            m -= app[:, 3:6]
         f[t["no_row"]] = 0.0
-        m_com[t["no_row"]] = 0.0
-        return f, m_com
+        m[t["no_row"]] = 0.0
+        return f, m
 
     def dof_forces(self, newton_dofs):
         """Generalized force each joint transmits along its DOFs in the last substep (the
@@ -575,13 +636,43 @@ class SolverMuJoCoC(SolverMuJoCo):
         return out
 
     # ------------------------------------------------------------------ checks on MuJoCo's state
-    def surely_sound(self):
-        """True when MuJoCo's state is finite and no body can move faster than the NaN guard's
-        1e5 (the speed bound below): the guard's check on the body states can then be skipped."""
-        if not np.isfinite(self.rows["qpos"]).all():
+    def surely_sound(self, dof_qd, model):
+        """True when MuJoCo's state is finite, no coordinate is beyond the divergence guard's
+        distance, no body can move faster than its speed (the speed bound below) and every DOF
+        is within its limits' margin (Isaac Gym DOFs `dof_qd`, Warp int32, of Newton `model`):
+        the guard's checks on the Newton states can then be skipped."""
+        qpos = self.rows["qpos"]
+        if not (np.abs(qpos) <= 1.0e5).all():            # (NaN: False; positions below the 1e6 bound)
             return False
         w, v = self.speed_bounds()
-        return bool(max(w.max(initial=0.0), v.max(initial=0.0)) <= 1.0e5)     # (NaN: False)
+        if not max(w.max(initial=0.0), v.max(initial=0.0)) <= 1.0e5:
+            return False
+        lim = self._limit_cells(dof_qd, model)
+        if lim is None:
+            return False
+        wq, qc, lower, upper = lim
+        if not len(qc):
+            return True
+        q = self.flat["qpos"][wq, qc]
+        return bool(((q >= lower - 5.0) & (q <= upper + 5.0)).all())
+
+    def _limit_cells(self, dof_qd, model):
+        """(worlds, qpos columns, lower, upper limit views) of the DOFs with limits, or None when
+        a DOF is not a hinge or slide of MuJoCo (kernels.find_dofs_past_limits then checks)."""
+        key = (id(dof_qd), id(model.joint_limit_lower), id(model.joint_limit_upper))
+        c = self.limit_cache
+        if c is None or c[0] != key:
+            cells = self.dof_cells(dof_qd)
+            lim = None
+            if cells is not None:
+                qd = dof_qd.numpy()
+                lo, hi = model.joint_limit_lower.numpy(), model.joint_limit_upper.numpy()
+                lim = (cells[0], cells[1], qd, lo, hi)
+            c = self.limit_cache = (key, lim)
+        if c[1] is None:
+            return None
+        w, qc, qd, lo, hi = c[1]
+        return w, qc, lo[qd], hi[qd]        # (the limit arrays are live views: set_*_dof_properties shows)
 
     def may_reach_speed_caps(self, body_ang_cap, body_lin_cap, body_env=None):
         """False when no body of any world can move faster than its speed caps, by the bound of

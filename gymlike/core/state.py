@@ -259,7 +259,7 @@ def set_dof_states(sim, actor_indices, states, flags, what):
     wp = _wp()
     newton = _newton()
     h = sim.host
-    dofs = np.concatenate([np.arange(h.actor_dof0[a], h.actor_dof0[a] + h.actor_ndof[a]) for a in actor_indices])
+    dofs = actor_dofs(h, np.asarray(actor_indices, np.int64))
     sim.sync_joint_state()
     st = sim.state
     if flags & STATE_POS:
@@ -480,8 +480,29 @@ def write_roots(sim, src, ids, host, n, arts, launch, refused):
     _written(sim, n, host, arts)
 
 
+def actor_dofs(h, actors):
+    """The DOF indices (DOMAIN_SIM) of `actors` (host int array), actor by actor."""
+    count, start = h.actor_ndof[actors], h.actor_dof0[actors]
+    return np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+
+
 def write_dof_rows(sim, src, ids, host, n, arts, launch):
-    """DOF states (dofs, 2) of the actors `ids`."""
+    """DOF states (dofs, 2) of the actors `ids`. On MuJoCo C, where every DOF is one coordinate
+    of MuJoCo's rows and they hold the current state, written there (mjc.write_dofs)."""
+    from . import mjc
+    cs = mjc.c_step(sim.solver)
+    if cs is not None and cs.rows_current(sim.stepping_state):
+        cells = cs.dof_cells(sim.dev.dof_qd)
+        if cells is not None:
+            h = sim.host
+            if host is None or sim.one_world:
+                dofs, worlds = (slice(None) if host is None else actor_dofs(h, host)), None
+            else:
+                dofs = actor_dofs(h, host)
+                worlds = np.zeros(cs.nworld, bool)
+                worlds[h.actor_env[host]] = True
+            cs.write_dofs(cells, src.numpy(), dofs, worlds)
+            return
     TK = _tensor_kernels()
     sim.sync_joint_state()
     st, d = sim.state, sim.dev

@@ -148,11 +148,16 @@ class Stepper:
     def check_nan(self):
         sim, d = self.sim, self.sim.dev
         cstep = mjc.c_step(sim.solver)
-        # (the C step first checks MuJoCo's state: finite and provably below the speed limit
-        # leaves nothing to flag, and the body states need not be converted for it)
-        if cstep is None or not cstep.surely_sound():
-            self.launch(("nan", id(sim.state)), K.find_nan_worlds, d.num_bodies,
-                        (sim.state.body_q, sim.state.body_qd, d.body_env, d.nan_worlds, d.nan_count))
+        # (the C step first checks MuJoCo's state: finite, provably below the speed bound and
+        # within the DOF limits' margin leaves nothing to flag, and needs no Newton conversion)
+        if cstep is None or not cstep.surely_sound(d.dof_qd, sim.model):
+            st = sim.state
+            self.launch(("nan", id(st)), K.find_nan_worlds, d.num_bodies,
+                        (st.body_q, st.body_qd, d.body_env, d.nan_worlds, d.nan_count))
+            if not sim.joint_state_stale:       # (XPBD leaves joint coordinates stale: bodies only)
+                self.launch(("limits", id(st)), K.find_dofs_past_limits, d.num_dofs,
+                            (st.joint_q, d.dof_q, d.dof_qd, sim.model.joint_limit_lower,
+                             sim.model.joint_limit_upper, d.dof_env, d.nan_worlds, d.nan_count))
         self.nan_unread += 1
         if self.nan_unread < max(1, int(sim.nan_check_interval)):
             return
@@ -186,7 +191,8 @@ class Stepper:
                     f"1e15 ({when}); fix those inputs, then reset those envs")
             else:
                 err = SimulationNaNError(
-                    f"simulate: the state became NaN/inf or diverged (a speed above 1e5) in env(s) {shown} {when}; "
+                    f"simulate: the state became NaN/inf or diverged (a body speed above 1e5, a body position beyond "
+                    f"1e6 m, or a DOF more than 5 rad or m past its limit) in env(s) {shown} {when}; "
                     "check gains (too stiff for dt), masses and applied forces, then reset those envs")
             err.envs = bad     # env indices, for code that resets them and goes on (gymlike.envs)
             raise err

@@ -93,6 +93,7 @@ class DeviceTables(Declared):
     body_lin_cap: Any          # float32 m/s: AssetOptions.max_linear_velocity
     body_ang_cap: Any          # float32 rad/s: AssetOptions.max_angular_velocity
     dof_identity: Any          # int32: 0 .. D-1 (the index of dof_effort rows)
+    dof_env: Any               # int32: env of each DOF (the divergence guard)
     # actors (A,): int32 copies of the HostTables index maps of the same name
     actor_env: Any
     actor_body0: Any
