@@ -156,7 +156,7 @@ def test_quadrupeds_stand_on_rough_terrain_on_the_c_pipeline(gym):
     assert np.median(np.abs(gaps)) < 0.003 and (gaps > -0.005).all()
 
 
-def _boxes(gym, arena_kib=None, n=20):
+def _boxes(gym, arena_kib=None, n=20, z=0.05, spacing=0.11):
     sim = make_sim(gym, dt=1 / 60, substeps=1)
     if arena_kib:
         sim.mujoco_options = {"arena_kib": arena_kib}
@@ -164,7 +164,7 @@ def _boxes(gym, arena_kib=None, n=20):
     for e in range(2):
         env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
         for i in range(n):
-            gym.create_actor(env, box, pose(0.11 * (i % 5), 0.11 * (i // 5), 0.05), f"b{i}", e, 0)
+            gym.create_actor(env, box, pose(spacing * (i % 5), spacing * (i // 5), z), f"b{i}", e, 0)
     return sim
 
 
@@ -185,4 +185,30 @@ def test_contacts_beyond_mujocos_arena_are_named_never_dropped_silently(gym):
                 gym.simulate(sim)
         z = gym.get_sim_rigid_body_states(sim, gymapi.STATE_POS)["pose"]["p"]["z"]
         assert z == pytest.approx(0.05, abs=2e-3)     # every box rests on the ground
+        gym.destroy_sim(sim)
+
+
+def test_contacts_beyond_mujoco_warps_buffers_are_reported_once(gym, monkeypatch):
+    """On MuJoCo-Warp (the CUDA path) contacts beyond its per-world buffer are dropped: gymlike
+    reads MuJoCo-Warp's overflow flags with the NaN flags and says so once, naming the envs and
+    the setting; gymlike's own sizing of the same scene overflows nothing. (The boxes start in
+    the air and apart: Newton raises nconmax to the contacts of the initial state.)"""
+    import warnings
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", "warp")
+    for nconmax in (8, None):
+        sim = _boxes(gym, n=10, z=0.4, spacing=0.3)     # 10 boxes per env land (4 contacts each)
+        if nconmax:
+            sim.mujoco_options = {"nconmax": nconmax}
+        gym.prepare_sim(sim)
+        assert mjc.c_step(sim.solver) is None
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            for _ in range(30):
+                gym.simulate(sim)
+        told = [str(w.message) for w in seen if "overflowed" in str(w.message)]
+        if nconmax:
+            assert len(told) == 1, told
+            assert "env(s) 0, 1" in told[0] and "'nconmax'" in told[0]
+        else:
+            assert told == []
         gym.destroy_sim(sim)

@@ -162,6 +162,8 @@ def build_model(sim):
 
     solver, pipeline, contacts = _make_solver(sim, newton_contacts)
     sim.attach(solver=solver, pipeline=pipeline, contacts=contacts, step_kwargs={})
+    from . import observables
+    observables.watch_capacity(sim)
     _make_states(sim, actors)
     from . import drives
     drives.on_finalize(sim, actors)    # targets and efforts set before finalize
@@ -336,6 +338,7 @@ def _make_solver(sim, newton_contacts):
             opts = dict(cone="elliptic")
             opts.update(sim.mujoco_options or {})
             arena = opts.pop("arena_kib", None)          # (MuJoCo C's arena: the C pipeline's option)
+            opts.pop("rigid_contact_max", None)          # (Newton's collision pipeline: below)
             newton_contacts = newton_contacts or sim.one_world    # isolation by collision groups
             kw = dict(separate_worlds=not sim.one_world, **{**_mujoco_capacity(sim, opts["cone"]), **opts})
             from . import mjc
@@ -356,7 +359,8 @@ def _make_solver(sim, newton_contacts):
         fp = sim.params.flex
         solver = newton.solvers.SolverXPBD(model, iterations=max(2, int(fp.num_outer_iterations)),
                                            enable_restitution=True)
-    pipeline = newton.CollisionPipeline(model)
+    cap = (sim.mujoco_options or {}).get("rigid_contact_max")
+    pipeline = newton.CollisionPipeline(model, **({} if cap is None else dict(rigid_contact_max=int(cap))))
     return solver, pipeline, pipeline.contacts()
 
 
@@ -369,16 +373,16 @@ def _asset_files(sim):
 def _mujoco_capacity(sim, cone="elliptic"):
     """Per-world contact and constraint capacity. MuJoCo-Warp's defaults overflow (and the state
     turns NaN) when a legged robot lies on the ground with all its shapes touching; size from
-    the colliding shapes of one env instead: a few contacts per shape, constraint rows per
-    contact (3 with elliptic cones, 4 with pyramidal ones, condim 3) plus limit and friction-loss
-    rows per DOF."""
+    the colliding shapes of one env instead: 16 contacts per shape (MuJoCo-Warp keeps contacts
+    within Newton's 0.1 m contact gap: a 0.1 m box resting on the ground has all 8 corners
+    there, packed boxes touch several neighbours, 14 per box measured; Newton's pipeline also
+    reports several per shape), constraint rows per contact (3 with elliptic cones, 4 with
+    pyramidal ones, condim 3) plus limit and friction-loss rows per DOF. What still does not
+    fit is reported (observables.check_capacity)."""
     def per_env(env):
         shapes = sum(a.asset.shape_count for a in env.actors) + len(sim.planes) + len(sim.static_meshes)
         dofs = sum(a.asset._newton_dof_count for a in env.actors)
-        nconmax = max(48, 6 * shapes)
-        if sim.static_meshes or sim.one_world:
-            nconmax = max(nconmax, 16 * shapes)   # Newton's pipeline reports several contacts per shape
-        return nconmax, dofs
+        return max(48, 16 * shapes), dofs
     sizes = [per_env(e) for e in sim.envs] or [(48, 0)]
     if sim.one_world:      # one world holds every env: capacities add up
         nconmax, dofs = sum(c for c, _ in sizes), sum(d for _, d in sizes)

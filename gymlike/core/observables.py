@@ -12,12 +12,15 @@ those of the last substep of the last `simulate` call."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from .enums import SimType
 from .errors import GymlikeNotImplementedError
 from .runtime import newton as _newton
 
 CONTACT_F = "contact_f"
 BODY_PARENT_F = "body_parent_f"
+OVERFLOW = "overflow"
 
 
 class Observed:
@@ -30,6 +33,7 @@ class Observed:
         self.contacts = None
         self.c = None           # the SolverMuJoCoC reporting the kinds (core/mjc.py)
         self.steps = 0          # simulate calls since the container exists (0: arrays are zero)
+        self.overflow_told = False
 
     def on_simulate(self):
         self.steps += 1
@@ -76,3 +80,54 @@ def require(sim, kinds, what):
     if not any(listener is o for listener in sim.listeners):
         sim.listeners.append(o)
     return o
+
+
+# ============================================================================ capacity
+# MuJoCo-Warp and Newton's collision pipeline have fixed buffers (contacts, constraint rows,
+# broad-phase pairs); what does not fit is dropped, with at most a printf of the library. The
+# MuJoCo-Warp solver reports it per world (Newton's overflow observable: MuJoCo-Warp's
+# OverflowType bits and Newton's own), which gymlike reads with the NaN flags and reports once
+# per sim, naming the envs and the setting that raises the buffer. (MuJoCo C reports its own
+# arena in core/mjc.py.)
+_NOT_CAPACITY = ("ITERATIONS", "LS_ITERATIONS")      # (solver iteration limits: not dropped data)
+
+
+def watch_capacity(sim):
+    """After the solver is made: have a MuJoCo-Warp solver report its overflows."""
+    from . import mjc
+    solver = sim.solver
+    if mjc.c_step(solver) is not None or OVERFLOW not in frozenset(solver.supported_observables):
+        return
+    require(sim, {OVERFLOW}, "prepare_sim")
+
+
+def check_capacity(sim):
+    """Warn once per sim when a buffer of the last step overflowed (read with the NaN flags:
+    a device read on CUDA)."""
+    from .errors import warn
+    o = sim.observed
+    if o is None or o.overflow_told:
+        return
+    bits = None
+    if o.obs is not None and getattr(o.obs, "overflow", None) is not None and o.steps:
+        bits = o.obs.overflow.numpy()
+    names = []
+    if bits is not None and bits.any():
+        import mujoco_warp
+        newton = _newton()
+        flags = {m.name: int(m) for m in mujoco_warp.OverflowType if m.name not in _NOT_CAPACITY and int(m)}
+        flags.update({m.name: int(m) for m in newton.solvers.SolverMuJoCo.OverflowBits})
+        seen = int(np.bitwise_or.reduce(bits))
+        names = [n for n, b in flags.items() if seen & b and n != "ALL"]
+    if not names:
+        return
+    o.overflow_told = True
+    worlds = np.nonzero(bits)[0]
+    setting = ("sim.mujoco_options = {'rigid_contact_max': N} (Newton's collision pipeline)"
+               if names == ["CONTACT_PIPELINE"] else
+               "sim.mujoco_options = {'nconmax': N, 'njmax': M} (contacts and constraint rows per world)"
+               + (" and 'rigid_contact_max' (Newton's collision pipeline)" if "CONTACT_PIPELINE" in names else ""))
+    warn(f"simulate: MuJoCo-Warp's buffers overflowed ({', '.join(names)}) in env(s) "
+         f"{', '.join(map(str, worlds[:10]))}{' ...' if len(worlds) > 10 else ''}: contacts or constraints beyond "
+         f"them were dropped. Raise them with {setting} before prepare_sim (gymlike.envs tasks: "
+         "sim.mujoco: ...); this warning is given once per sim", RuntimeWarning)

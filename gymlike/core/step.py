@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import mjc
+from . import observables as OBS
 from .enums import SimType
 from .errors import SimulationNaNError
 from .launch import Launcher
@@ -163,6 +164,8 @@ class Stepper:
             return
         first = sim.frame - self.nan_unread + 1
         self.nan_unread = 0
+        if cstep is None:
+            OBS.check_capacity(sim)
         failed = cstep.failed if cstep is not None else None
         if failed is not None:       # MuJoCo raised in some worlds (they kept their state)
             cstep.failed = None
