@@ -87,7 +87,8 @@ def body_wrenches(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=
 # recovers from (step.Stepper.check_nan names their envs; one reset recovers them).
 DIVERGED_SPEED = wp.constant(1.0e5)       # m/s or rad/s, any body
 DIVERGED_DISTANCE = wp.constant(1.0e6)    # m, any body position coordinate
-DIVERGED_PAST_LIMIT = wp.constant(5.0)    # rad or m beyond a DOF's limit
+DIVERGED_PAST_LIMIT = wp.constant(1000.0)  # rad or m beyond a DOF's limit (160 turns; MuJoCo's soft limits
+#   let a humanoid's joint under full random efforts run 6 rad past its limit, a state it recovers from)
 
 
 @wp.kernel

@@ -58,6 +58,11 @@ def applies(device):
     return device.startswith("cpu") and choice() == "mujoco-c"
 
 
+def _kernels():
+    from . import kernels           # (Warp kernels: loaded with the step path)
+    return kernels
+
+
 def c_step(solver):
     """The solver when it steps on MuJoCo C, else None."""
     return solver if isinstance(solver, SolverMuJoCoC) else None
@@ -654,7 +659,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         if not len(qc):
             return True
         q = self.flat["qpos"][wq, qc]
-        return bool(((q >= lower - 5.0) & (q <= upper + 5.0)).all())
+        margin = float(_kernels().DIVERGED_PAST_LIMIT)
+        return bool(((q >= lower - margin) & (q <= upper + margin)).all())
 
     def _limit_cells(self, dof_qd, model):
         """(worlds, qpos columns, lower, upper limit views) of the DOFs with limits, or None when

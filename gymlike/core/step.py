@@ -195,7 +195,7 @@ class Stepper:
             else:
                 err = SimulationNaNError(
                     f"simulate: the state became NaN/inf or diverged (a body speed above 1e5, a body position beyond "
-                    f"1e6 m, or a DOF more than 5 rad or m past its limit) in env(s) {shown} {when}; "
+                    f"1e6 m, or a DOF more than 1000 rad or m past its limits) in env(s) {shown} {when}; "
                     "check gains (too stiff for dt), masses and applied forces, then reset those envs")
             err.envs = bad     # env indices, for code that resets them and goes on (gymlike.envs)
             raise err
