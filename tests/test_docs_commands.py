@@ -32,7 +32,12 @@ INSTALL = ("bash install.sh reinstalls into the shared .venv over the network (c
            "the rest of the line runs")
 
 # command line -> dict(run=bool, expect=[substrings of stdout+stderr], reason=str, needs=command, timeout=s)
+EXTERNAL = ("needs an IsaacGymEnvs checkout fetched separately (never copied here) and its own "
+            "dependencies; runs for minutes to an hour")
 PLAN = {
+    "python benchmarks/bench_real_tasks.py /path/to/IsaacGymEnvs": dict(run=False, reason=EXTERNAL),
+    "python benchmarks/train_real_tasks.py /path/to/IsaacGymEnvs Ant --envs 512 --minutes 15":
+        dict(run=False, reason=EXTERNAL),
     # README.md
     "bash install.sh": dict(run=False, reason="creates/updates .venv over the network; checked with `bash -n`"),
     "source .venv/bin/activate": dict(run=False, reason="every run below starts with it"),

@@ -25,6 +25,11 @@ PRIVATE = (
      "cfrc_int, the source of contact forces, force sensors and DOF forces)"),
     ("newton._src.sim.articulation", "eval_articulation_motion_subspace",
      "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/dynamics.py)"),
+    ("newton._src.sensors.sensor_camera_render.types", "TextureData",
+     "a texture of SensorCamera's per-shape texture table: body textures of set_rigid_body_texture "
+     "(render/cameras.py; SensorCamera has no public call for it). With it, the table's private "
+     "attributes _render_context, _texture_data_source, _texture_data, _shape_texture_ids "
+     "(texture_table / set_texture_table below)"),
 )
 
 
@@ -73,3 +78,30 @@ def keeping_spec(cls):
 def motion_subspace_kernel():
     from newton._src.sim.articulation import eval_articulation_motion_subspace  # noqa: PLC0415
     return eval_articulation_motion_subspace
+
+
+# ---------------------------------------------------------------------------- SensorCamera textures
+def texture_table(sensor):
+    """(TextureData list, shape -> texture index as numpy) of a SensorCamera's renderer."""
+    rc = sensor._render_context
+    return list(rc._texture_data_source), rc._shape_texture_ids.numpy()
+
+
+def texture_data(texture):
+    """A TextureData of a wp.Texture2D, repeated once over the shape's UVs."""
+    import warp as wp
+    data = resolve("newton._src.sensors.sensor_camera_render.types", "TextureData")()
+    data.texture = texture
+    data.repeat = wp.vec2f(1.0, 1.0)
+    return data
+
+
+def set_texture_table(sensor, sources, ids, device):
+    """Install a texture table (as assign_checkerboard_material of Newton's SensorCamera does)."""
+    import warp as wp
+    TextureData = resolve("newton._src.sensors.sensor_camera_render.types", "TextureData")
+    rc = sensor._render_context
+    rc._texture_data_source = sources
+    rc._texture_data = (wp.array(sources, dtype=TextureData, device=device) if sources
+                        else wp.empty(0, dtype=TextureData, device=device))
+    rc._shape_texture_ids = wp.array(ids, dtype=wp.int32, device=device)

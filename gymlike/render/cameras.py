@@ -33,6 +33,7 @@ import numpy as np
 from ..core.enums import CameraFollowMode, ImageType
 from ..core.errors import (GymlikeFileNotFoundError, GymlikeIndexError, GymlikeNotImplementedError,
                            GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
+from ..core import upstream
 from ..core.runtime import newton as _newton, wp as _warp, call_name
 from ..core.sim import Env
 from ..core.types import CameraProperties, Transform, coerce, number
@@ -444,8 +445,8 @@ class CameraSystem:
         self.config_textured = SensorCamera.RenderConfig(max_distance=1.0e6, enable_textures=True)
         self._apply_light()
         self._shape_segmentation()
-        self._base_texture_ids = self.sensor._render_context._shape_texture_ids.numpy().copy()
-        self._base_texture_count = len(self.sensor._render_context._texture_data_source)
+        sources, ids = upstream.texture_table(self.sensor)
+        self._base_texture_ids, self._base_texture_count = ids.copy(), len(sources)
 
     def _shape_segmentation(self):
         """Segmentation id of every Newton shape: its body's id, or its ground/terrain's."""
@@ -605,9 +606,7 @@ class CameraSystem:
     def _upload_textures(self):
         """Body textures -> the renderer's per-shape texture table (Newton's SensorCamera has no
         public call for it; this mirrors what its assign_checkerboard_material does)."""
-        from newton._src.sensors.sensor_camera_render.types import TextureData
-        rc = self.sensor._render_context
-        sources = list(rc._texture_data_source[:self._base_texture_count])
+        sources = list(upstream.texture_table(self.sensor)[0][:self._base_texture_count])
         ids = self._base_texture_ids.copy()
         slot = {}
         sim = self.sim
@@ -617,18 +616,13 @@ class CameraSystem:
             if not len(shapes):
                 continue
             if handle not in slot:
-                data = TextureData()
-                data.texture = wp.Texture2D(self.textures[handle], filter_mode=wp.TextureFilterMode.LINEAR,
-                                            address_mode=wp.TextureAddressMode.WRAP, normalized_coords=True,
-                                            dtype=wp.uint8, num_channels=4, device=sim.device)
-                data.repeat = wp.vec2f(1.0, 1.0)
+                texture = wp.Texture2D(self.textures[handle], filter_mode=wp.TextureFilterMode.LINEAR,
+                                       address_mode=wp.TextureAddressMode.WRAP, normalized_coords=True,
+                                       dtype=wp.uint8, num_channels=4, device=sim.device)
                 slot[handle] = len(sources)
-                sources.append(data)
+                sources.append(upstream.texture_data(texture))
             ids[shapes] = slot[handle]
-        rc._texture_data_source = sources
-        rc._texture_data = wp.array(sources, dtype=TextureData, device=sim.device) if sources else \
-            wp.empty(0, dtype=TextureData, device=sim.device)
-        rc._shape_texture_ids = wp.array(ids, dtype=wp.int32, device=sim.device)
+        upstream.set_texture_table(self.sensor, sources, ids, sim.device)
         self.textures_dirty = False
 
     def set_light(self, index, intensity, ambient, direction):
