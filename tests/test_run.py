@@ -92,6 +92,7 @@ def lines(out, tag):
     return [ln.split(" ", 1)[1] for ln in out.splitlines() if ln.startswith(tag + " ")]
 
 
+@pytest.mark.slow
 def test_legacy_script_runs_unmodified_with_viewer_loop(project):
     r = run(["--headless", "--max-frames", "25", "scripts/legacy.py", "--num_envs", "3", "--pipeline", "cpu"],
             cwd=project)
@@ -106,6 +107,7 @@ def test_legacy_script_runs_unmodified_with_viewer_loop(project):
     assert float(z) < 1.0                           # and the ball fell
 
 
+@pytest.mark.slow
 def test_frame_limit_ends_a_loop_without_viewer(project):
     script = project / "scripts" / "forever.py"
     script.write_text(textwrap.dedent('''\

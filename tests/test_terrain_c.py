@@ -107,6 +107,7 @@ STAND = {"HAA": 0.0, "HFE": 0.7, "KFE": -1.4}
 NENV = 64
 
 
+@pytest.mark.slow
 def test_quadrupeds_stand_on_rough_terrain_on_the_c_pipeline(gym):
     """64 quadrupeds under PD drives on a generated rough terrain (terrain_utils, vertical walls),
     1000 steps: the sim steps in MuJoCo C (no Newton contacts), MuJoCo drops no contact, nothing
