@@ -1,4 +1,4 @@
-"""The private names of Newton and Warp that gymlike cannot avoid, in one place.
+"""The private names of Newton, Warp and rl_games that gymlike cannot avoid, in one place.
 
 Newton marks `newton._src` and underscore names as unstable. gymlike uses them only through
 this module; tests/test_upstream.py checks that every name listed in `PRIVATE` still exists, so
@@ -25,6 +25,9 @@ PRIVATE = (
      "cfrc_int, the source of contact forces, force sensors and DOF forces)"),
     ("newton._src.sim.articulation", "eval_articulation_motion_subspace",
      "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/dynamics.py)"),
+    ("rl_games.common.a2c_common.A2CBase", "_preproc_obs",
+     "an rl_games agent's observation preprocessing (normalisation) for gymlike's deterministic "
+     "evaluation and play of rl_games checkpoints (gymlike/envs/training.py)"),
     ("newton._src.sensors.sensor_camera_render.types", "TextureData",
      "a texture of SensorCamera's per-shape texture table: body textures of set_rigid_body_texture "
      "(render/cameras.py; SensorCamera has no public call for it). With it, the table's private "
@@ -105,3 +108,9 @@ def set_texture_table(sensor, sources, ids, device):
     rc._texture_data = (wp.array(sources, dtype=TextureData, device=device) if sources
                         else wp.empty(0, dtype=TextureData, device=device))
     rc._shape_texture_ids = wp.array(ids, dtype=wp.int32, device=device)
+
+
+# ---------------------------------------------------------------------------- rl_games
+def rl_games_preproc_obs(agent, obs):
+    """The observation as the agent's model takes it (its running mean/std normalisation)."""
+    return agent._preproc_obs(obs)

@@ -91,9 +91,13 @@ class RlGamesVecEnv:
     def __init__(self, config_name, num_actors, **kwargs):
         from rl_games.common import env_configurations
         self.env = env_configurations.configurations[config_name]["env_creator"](**kwargs)
+        self.episodes_done = None     # episodes finished through step (a device tensor: no sync per step)
 
     def step(self, actions):
-        return self.env.step(actions)
+        out = self.env.step(actions)
+        done = out[2].sum()
+        self.episodes_done = done if self.episodes_done is None else self.episodes_done + done
+        return out
 
     def reset(self):
         return self.env.reset()

@@ -33,6 +33,7 @@ from collections import deque
 
 import torch
 
+from ..core import upstream
 from .adapters import RslRlVecEnv, register_rl_games
 
 
@@ -523,8 +524,8 @@ def _rl_games_policy(agent):
 
     def policy(obs):
         agent.model.eval()
-        res = agent.model({"is_train": False, "prev_actions": None, "obs": agent._preproc_obs(obs),
-                           "rnn_states": None})
+        res = agent.model({"is_train": False, "prev_actions": None, "rnn_states": None,
+                           "obs": upstream.rl_games_preproc_obs(agent, obs)})
         return rescale_actions(agent.actions_low, agent.actions_high, torch.clamp(res["mus"], -1.0, 1.0))
     return policy
 
@@ -593,14 +594,10 @@ def train_rl_games(make_task, train_cfg: dict, run_dir: str, max_epochs: int | N
     policy = _rl_games_policy(agent)
 
     n_iter = int(conf["max_epochs"])
-    episodes = [0]
-    vec_step = agent.vec_env.step
 
-    def counting_step(actions):               # total finished episodes (rl_games keeps the last 100)
-        out = vec_step(actions)
-        episodes[0] += int(out[2].sum())
-        return out
-    agent.vec_env.step = counting_step
+    def episodes_done():                      # total finished episodes (rl_games keeps the last 100)
+        n = agent.vec_env.episodes_done
+        return 0 if n is None else int(n)
 
     def reset_agent():
         agent.obs = agent.env_reset()
@@ -662,12 +659,12 @@ def train_rl_games(make_task, train_cfg: dict, run_dir: str, max_epochs: int | N
                 agent.writer.add_scalar("episode_lengths/time", mean_len, total_time)
                 agent.writer.add_scalar("episode_lengths/iter", mean_len, epoch)
             hist.add(iteration=it, steps=int(agent.frame), time=elapsed, mean_reward=mean_rew, mean_length=mean_len,
-                     fps=agent.curr_frames / t_iter, episodes=episodes[0] if have else 0)
+                     fps=agent.curr_frames / t_iter, episodes=episodes_done() if have else 0)
             bar.update(hist.rows[-1], t_iter, running_length=int(task.progress_buf.max()) if not have else None)
             if save_freq and it > 0 and it % save_freq == 0:
                 with quiet():
                     agent.save(os.path.join(agent.nn_dir, f"model_{it}"))
-            row = dict(hist.rows[-1], episodes=min(episodes[0], int(agent.game_rewards.current_size))
+            row = dict(hist.rows[-1], episodes=min(episodes_done(), int(agent.game_rewards.current_size))
                        if have else 0)   # the rule needs 100 episodes in rl_games' window
             if rule.check(it, row):
                 hist.stop_reason = "solved"
