@@ -123,11 +123,16 @@ def check_capacity(sim):
         return
     o.overflow_told = True
     worlds = np.nonzero(bits)[0]
+    if sim.one_world:
+        where = "in the sim's one world (all envs)"
+    elif set(names) <= {"CONTACT_PIPELINE", "SOLVER_NCONMAX"}:
+        where = "in buffers all envs share"       # (Newton's contact count is global)
+    else:
+        where = f"in env(s) {', '.join(map(str, worlds[:10]))}{' ...' if len(worlds) > 10 else ''}"
     setting = ("sim.mujoco_options = {'rigid_contact_max': N} (Newton's collision pipeline)"
                if names == ["CONTACT_PIPELINE"] else
                "sim.mujoco_options = {'nconmax': N, 'njmax': M} (contacts and constraint rows per world)"
                + (" and 'rigid_contact_max' (Newton's collision pipeline)" if "CONTACT_PIPELINE" in names else ""))
-    warn(f"simulate: MuJoCo-Warp's buffers overflowed ({', '.join(names)}) in env(s) "
-         f"{', '.join(map(str, worlds[:10]))}{' ...' if len(worlds) > 10 else ''}: contacts or constraints beyond "
-         f"them were dropped. Raise them with {setting} before prepare_sim (gymlike.envs tasks: "
+    warn(f"simulate: MuJoCo-Warp's buffers overflowed ({', '.join(names)}) {where}: contacts or constraints "
+         f"beyond them were dropped. Raise them with {setting} before prepare_sim (gymlike.envs tasks: "
          "sim.mujoco: ...); this warning is given once per sim", RuntimeWarning)
