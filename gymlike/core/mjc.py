@@ -68,6 +68,16 @@ def c_step(solver):
     return solver if isinstance(solver, SolverMuJoCoC) else None
 
 
+def dof_rows(sim):
+    """(C solver, its dof_cells) when the sim's DOF states can be read and written on MuJoCo's
+    rows now (SolverMuJoCoC.rows_current), else None."""
+    cs = c_step(sim.solver)
+    if cs is None or not cs.rows_current(sim.stepping_state):
+        return None
+    cells = cs.dof_cells(sim.dev.dof_qd)
+    return None if cells is None else (cs, cells)
+
+
 SolverMuJoCo = _newton().solvers.SolverMuJoCo
 
 # MuJoCo warnings that mean the step lost contacts or constraints (arena too small)

@@ -490,19 +490,17 @@ def write_dof_rows(sim, src, ids, host, n, arts, launch):
     """DOF states (dofs, 2) of the actors `ids`. On MuJoCo C, where every DOF is one coordinate
     of MuJoCo's rows and they hold the current state, written there (mjc.write_dofs)."""
     from . import mjc
-    cs = mjc.c_step(sim.solver)
-    if cs is not None and cs.rows_current(sim.stepping_state):
-        cells = cs.dof_cells(sim.dev.dof_qd)
-        if cells is not None:
-            h = sim.host
-            if host is None or sim.one_world:
-                dofs, worlds = (slice(None) if host is None else actor_dofs(h, host)), None
-            else:
-                dofs = actor_dofs(h, host)
-                worlds = np.zeros(cs.nworld, bool)
-                worlds[h.actor_env[host]] = True
-            cs.write_dofs(cells, src.numpy(), dofs, worlds)
-            return
+    rows = mjc.dof_rows(sim)
+    if rows is not None:
+        cs, cells = rows
+        h = sim.host
+        dofs = slice(None) if host is None else actor_dofs(h, host)
+        worlds = None                      # (every world, or the one world all envs share)
+        if host is not None and not sim.one_world:
+            worlds = np.zeros(cs.nworld, bool)
+            worlds[h.actor_env[host]] = True
+        cs.write_dofs(cells, src.numpy(), dofs, worlds)
+        return
     TK = _tensor_kernels()
     sim.sync_joint_state()
     st, d = sim.state, sim.dev

@@ -188,12 +188,10 @@ class TensorAPI:
             return
         sim = self.sim
         from . import mjc
-        cs = mjc.c_step(sim.solver)
-        if cs is not None and cs.rows_current(sim.stepping_state):
-            cells = cs.dof_cells(sim.dev.dof_qd)
-            if cells is not None:          # (MuJoCo's rows hold them: no Newton conversion)
-                cs.read_dofs(cells, t._torch.numpy())
-                return
+        rows = mjc.dof_rows(sim)
+        if rows is not None:               # (MuJoCo's rows hold them: no Newton conversion)
+            rows[0].read_dofs(rows[1], t._torch.numpy())
+            return
         sim.sync_joint_state()
         st, d = sim.state, sim.dev
         self.launch(("dofs", id(st)), TK.gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
