@@ -33,7 +33,7 @@ import warp as wp
 from . import observables as OBS
 from . import upstream
 from .errors import GymlikeTypeError, GymlikeValueError
-from .errors import warn
+from .errors import listed, warn
 from .runtime import newton as _newton, call_name
 
 
@@ -156,7 +156,7 @@ class ArticulationTensors:
                 per_env.append(match[0])
         if missing:
             names = sorted({a.name for e in sim.envs for a in e.actors})
-            shown = ", ".join(map(str, missing[:20])) + (" ..." if len(missing) > 20 else "")
+            shown = listed(missing)
             raise GymlikeValueError(f"{what}: no actor named '{name}' in env(s) {shown}; actor names: "
                                     f"{', '.join(repr(n) for n in names[:20])}")
         if not per_env:

@@ -50,3 +50,9 @@ def warn(message, category=UserWarning):
     while frame is not None and frame.f_code.co_filename.startswith(package):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
+
+
+def listed(items, most=20):
+    """`items` (env indices, ...) for a message: the first `most`, then ' ...' if there are more."""
+    items = list(items)
+    return ", ".join(map(str, items[:most])) + (" ..." if len(items) > most else "")

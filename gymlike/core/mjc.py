@@ -40,7 +40,7 @@ import numpy as np
 
 from . import upstream
 from .launch import Graphs
-from .errors import GymlikeValueError, warn
+from .errors import GymlikeValueError, listed, warn
 from .runtime import newton as _newton, wp as _wp
 
 CHOICES = ("mujoco-c", "warp")
@@ -448,8 +448,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             envs = np.nonzero(grown.any(1))[0]
             had = int(self.batch.warning[:, self.capacity_idx, 0].max())     # (MuJoCo's count when it overflowed)
             warn(f"simulate: MuJoCo's arena ({self.template.narena // 1024} KiB per world) was too small for the "
-                 f"contacts or constraints of {len(envs)} env(s) ({', '.join(map(str, envs[:10]))}"
-                 f"{' ...' if len(envs) > 10 else ''}; {had} when it overflowed): the rest were dropped in that step. "
+                 f"contacts or constraints of {len(envs)} env(s) ({listed(envs, 10)}; {had} when it overflowed): the rest were dropped in that step. "
                  "Raise it with sim.mujoco_options = {'arena_kib': N} before prepare_sim (gymlike.envs tasks: "
                  "sim.mujoco.arena_kib); this warning is given once per sim",
                  RuntimeWarning)

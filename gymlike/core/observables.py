@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .enums import SimType
-from .errors import GymlikeNotImplementedError
+from .errors import GymlikeNotImplementedError, listed
 from .runtime import newton as _newton
 
 CONTACT_F = "contact_f"
@@ -128,7 +128,7 @@ def check_capacity(sim):
     elif set(names) <= {"CONTACT_PIPELINE", "SOLVER_NCONMAX"}:
         where = "in buffers all envs share"       # (Newton's contact count is global)
     else:
-        where = f"in env(s) {', '.join(map(str, worlds[:10]))}{' ...' if len(worlds) > 10 else ''}"
+        where = f"in env(s) {listed(worlds, 10)}"
     setting = ("sim.mujoco_options = {'rigid_contact_max': N} (Newton's collision pipeline)"
                if names == ["CONTACT_PIPELINE"] else
                "sim.mujoco_options = {'nconmax': N, 'njmax': M} (contacts and constraint rows per world)"

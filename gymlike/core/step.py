@@ -13,7 +13,7 @@ import numpy as np
 from . import mjc
 from . import observables as OBS
 from .enums import SimType
-from .errors import SimulationNaNError
+from .errors import SimulationNaNError, listed
 from .launch import Launcher
 from .runtime import LazyModule, newton as _newton, wp as _wp
 
@@ -169,7 +169,7 @@ class Stepper:
         failed = cstep.failed if cstep is not None else None
         if failed is not None:       # MuJoCo raised in some worlds (they kept their state)
             cstep.failed = None
-            shown = ", ".join(map(str, failed[0][:20])) + (" ..." if len(failed[0]) > 20 else "")
+            shown = listed(failed[0])
             if "stackAlloc" in failed[1] or "out of memory" in failed[1]:
                 todo = (f"MuJoCo's arena ({cstep.template.narena // 1024} KiB per world) is too small for their "
                         "contacts and constraints: raise it with sim.mujoco_options = {'arena_kib': N} before "
@@ -186,7 +186,7 @@ class Stepper:
             d.nan_count.zero_()
             d.nan_worlds.zero_()
             d.bad_input.zero_()
-            shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
+            shown = listed(bad)
             when = f"at frame {sim.frame}" if first == sim.frame else f"between frames {first} and {sim.frame}"
             if inputs:   # the cause was given through the tensor API: name it rather than gains
                 err = SimulationNaNError(
