@@ -710,20 +710,24 @@ class SolverMuJoCoC(SolverMuJoCo):
         return w.max(1, initial=0.0), v.max(1, initial=0.0)
 
     def _body_bounds(self):
-        """(worlds, MuJoCo bodies) bounds on each body's angular speed, |w_b| <= sum of |angular
-        qvel| of the joints from the root down to b, and COM speed, |v_b| <= the same sum for
-        linear qvel + each angular |qvel| times the length of the chain from its joint's anchor
-        to b's COM (body offsets, inertial offset and anchor offset: longer than that distance
-        in any configuration)."""
+        """(worlds, MuJoCo bodies) bounds on each body's angular speed and COM speed. Angular:
+        w_b is the sum of a_d qvel_d over the angular DOFs d from the root down to b (unit axes
+        a_d), so |w_b|^2 <= sum_de |qvel_d| |qvel_e| C_de with C_de = |a_d . a_e| for two axes
+        fixed in one frame (a constant: two hinges of one body, a hinge and the next, the three
+        axes of a ball), else 1. COM: |v_b| <= the sum of linear |qvel| + each angular |qvel|
+        times the length of the chain from its joint's anchor to b's COM (body offsets, inertial
+        offset and anchor offset: longer than that distance in any configuration)."""
         if self.bounds is None:
             if self.caps is None:
                 self._speed_bound_tables()
             ang, lin_lever = self.caps[:2]
             qvel = np.abs(self.rows["qvel"])
+            n, nv = qvel.shape[0], ang.shape[0]
+            w = np.sqrt((qvel @ ang).reshape(n, -1, nv).__imul__(qvel[:, None, :]).sum(2))
             if lin_lever.ndim == 2:
-                self.bounds = (qvel @ ang, qvel @ lin_lever)
+                self.bounds = (w, qvel @ lin_lever)
             else:                                  # (per-world offsets: a matrix per world)
-                self.bounds = (qvel @ ang, np.einsum("wd,wdb->wb", qvel, lin_lever))
+                self.bounds = (w, np.einsum("wd,wdb->wb", qvel, lin_lever))
         return self.bounds
 
     def _speed_bound_tables(self):
@@ -748,7 +752,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         jp = np.linalg.norm(np.broadcast_to(jnt_pos, (nw, m.njnt, 3)), axis=2)
         parent = np.asarray(m.body_parentid)
         dof_body, dof_jnt = np.asarray(m.dof_bodyid), np.asarray(m.dof_jntid)
-        ang = np.zeros((nv, nb))
+        ang = np.zeros((nv, nb))                   # angular DOF d moves body b
         lin_lever = np.zeros((nw, nv, nb))
         for b in range(1, nb):
             reach = np.zeros(nw)                   # chain length from the current ancestor's origin to b's
@@ -762,7 +766,54 @@ class SolverMuJoCoC(SolverMuJoCo):
                         lin_lever[:, d, b] = 1.0
                 reach = reach + bp[:, a]
                 a = parent[a]
-        self.caps = (ang, lin_lever[0] if nw == 1 else lin_lever, None, None)
+        C = self._axis_dots(angular)
+        form = np.einsum("de,db,eb->dbe", C, ang, ang).reshape(nv, nb * nv)    # |w_b|^2 <= |v| C_b |v|
+        self.caps = (form, lin_lever[0] if nw == 1 else lin_lever, None, None)
+
+    def _axis_dots(self, angular):
+        """(nv, nv) C_de = |a_d . a_e| for angular DOFs whose axes are fixed in a common frame
+        (then the value is the same in every configuration: taken at qpos0), 1 for the other
+        pairs of angular DOFs, 0 where one is not angular. Frames: body b after its first k
+        joints, (b, 0) being its parent's final frame; a hinge's axis is fixed in the frames
+        before and after its rotation, a ball's or free joint's (its body's last joint) in the
+        body's final frame. Per-world body rotations or axes: 1 for every pair."""
+        m, mj = self.template, self.mujoco
+        J = mj.mjtJoint
+        nv = m.nv
+        C = np.outer(angular, angular).astype(np.float64)
+        if any(k in self.batch._expanded for k in ("body_quat", "jnt_axis")):
+            return C
+        data = mj.MjData(m)
+        data.qpos[:] = m.qpos0
+        mj.mj_kinematics(m, data)
+        jnt_body, parent = np.asarray(m.jnt_bodyid), np.asarray(m.body_parentid)
+        nj = np.bincount(jnt_body, minlength=m.nbody)
+        first = np.asarray(m.body_jntadr)
+
+        def frame(b, k):             # (b, 0) is the parent's final frame
+            while k == 0 and b > 0:
+                b = int(parent[b])
+                k = int(nj[b])
+            return (b, k)
+        axes, frames = np.zeros((nv, 3)), [set() for _ in range(nv)]
+        for j in range(m.njnt):
+            b, t, a = int(jnt_body[j]), int(m.jnt_type[j]), int(m.jnt_dofadr[j])
+            k = j - int(first[b])
+            if t == J.mjJNT_HINGE:
+                axes[a] = data.xaxis[j]
+                frames[a] = {frame(b, k), frame(b, k + 1)}
+            elif t in (J.mjJNT_BALL, J.mjJNT_FREE) and k == nj[b] - 1:
+                r = data.xmat[b].reshape(3, 3)
+                a0 = a + (3 if t == J.mjJNT_FREE else 0)
+                for i in range(3):
+                    axes[a0 + i] = r[:, i]
+                    frames[a0 + i] = {frame(b, k + 1)}
+        for d in range(nv):
+            for e in range(nv):
+                if angular[d] and angular[e] and frames[d] & frames[e]:
+                    C[d, e] = abs(float(axes[d] @ axes[e]))
+        np.fill_diagonal(C, angular.astype(np.float64))
+        return C
 
     def _compiled(self, sensor):
         """Newton's MjSpec compiled again (the spec itself is left as it was), with the arena

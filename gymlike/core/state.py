@@ -483,23 +483,32 @@ def write_roots(sim, src, ids, host, n, arts, launch, refused):
 def actor_dofs(h, actors):
     """The DOF indices (DOMAIN_SIM) of `actors` (host int array), actor by actor."""
     count, start = h.actor_ndof[actors], h.actor_dof0[actors]
+    if len(count) and (count == count[0]).all():        # (one asset per env: one arange)
+        return (start[:, None] + np.arange(int(count[0]))).reshape(-1)
     return np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
 
 
+def write_dofs_on_rows(sim, rows, src, host):
+    """DOF states `src` ((dofs, 2) numpy, every DOF of the sim) of the actors `host` (numpy ids;
+    None: all) on MuJoCo C's rows (`rows` = mjc.dof_rows(sim): every DOF is one coordinate of
+    MuJoCo's rows and they hold the current state), mjc.write_dofs."""
+    cs, cells = rows
+    h = sim.host
+    dofs = slice(None) if host is None else actor_dofs(h, host)
+    worlds = None                      # (every world, or the one world all envs share)
+    if host is not None and not sim.one_world:
+        worlds = np.zeros(cs.nworld, bool)
+        worlds[h.actor_env[host]] = True
+    cs.write_dofs(cells, src, dofs, worlds)
+
+
 def write_dof_rows(sim, src, ids, host, n, arts, launch):
-    """DOF states (dofs, 2) of the actors `ids`. On MuJoCo C, where every DOF is one coordinate
-    of MuJoCo's rows and they hold the current state, written there (mjc.write_dofs)."""
+    """DOF states (dofs, 2) of the actors `ids` (Warp `src`). On MuJoCo C, where every DOF is
+    one coordinate of MuJoCo's rows and they hold the current state, written there."""
     from . import mjc
     rows = mjc.dof_rows(sim)
     if rows is not None:
-        cs, cells = rows
-        h = sim.host
-        dofs = slice(None) if host is None else actor_dofs(h, host)
-        worlds = None                      # (every world, or the one world all envs share)
-        if host is not None and not sim.one_world:
-            worlds = np.zeros(cs.nworld, bool)
-            worlds[h.actor_env[host]] = True
-        cs.write_dofs(cells, src.numpy(), dofs, worlds)
+        write_dofs_on_rows(sim, rows, src.numpy(), host)
         return
     TK = _tensor_kernels()
     sim.sync_joint_state()

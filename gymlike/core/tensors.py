@@ -199,6 +199,14 @@ class TensorAPI:
     # ------------------------------------------------------------------ validation
     def as_array(self, tensor, what, rows, cols=None, dtype=None, arg="the tensor"):
         """Validate a gymapi.Tensor argument (type, device, dtype, shape); return a Warp view."""
+        t = self.checked(tensor, what, rows, cols, dtype, arg)
+        want = (rows,) if cols is None else (rows, cols)
+        if tensor._wp is not None and tuple(tensor._wp.shape) == want:
+            return tensor._wp
+        return self._stage((what, arg), t, want)
+
+    def checked(self, tensor, what, rows, cols=None, dtype=None, arg="the tensor"):
+        """Validate a gymapi.Tensor argument (type, device, dtype, shape); return its torch tensor."""
         torch = self.torch
         t = torch_of(tensor, what, arg)
         dtype = dtype or torch.float32
@@ -216,9 +224,7 @@ class TensorAPI:
             raise GymlikeValueError(f"{what}: {arg}: expected shape {want} ({views}), got {tuple(t.shape)}")
         if not t.is_contiguous():
             raise GymlikeValueError(f"{what}: {arg} must be contiguous (call .contiguous())")
-        if tensor._wp is not None and tuple(tensor._wp.shape) == want:
-            return tensor._wp
-        return self._stage((what, arg), t, want)
+        return t
 
     def _stage(self, site, t, shape):
         """A gymlike-owned buffer holding `t`'s values, one per argument of each call (`site`):
@@ -243,6 +249,17 @@ class TensorAPI:
 
     def actor_ids(self, indices, count, what):
         """Validate an indexed setter's actor index tensor; return (warp int32 view, host ids)."""
+        t, host = self._ids(indices, count, what)
+        # (the launches run over the first `count` entries of one staged buffer)
+        st = self._staging.get("actor indices")
+        if st is None:
+            buf = self.torch.zeros(max(1, self.n_act), dtype=self.torch.int32, device=self.torch_device)
+            st = self._staging["actor indices"] = (buf, wp.from_torch(buf))
+        st[0][: t.numel()].copy_(t)
+        return st[1], host
+
+    def _ids(self, indices, count, what):
+        """(the first `count` indices as a torch tensor, the same on the host), validated."""
         torch = self.torch
         if not isinstance(indices, GymTensor):
             # None included: Isaac Gym's indexed setters need the index tensor (never "all")
@@ -256,16 +273,10 @@ class TensorAPI:
             raise GymlikeValueError(f"{what}: count must be an int in [0, {t.numel()}] (the number of indices), got {count!r}")
         t = t.reshape(-1)[: int(count)]
         host = t.cpu().numpy()
-        if host.size and (host.min() < 0 or host.max() >= self.n_act):
+        if (host.view(np.uint32) >= self.n_act).any():      # (a negative index wraps to a large one)
             bad = int(host[(host < 0) | (host >= self.n_act)][0])
             raise GymlikeIndexError(f"{what}: actor index {bad} out of range [0, {self.n_act})")
-        # (the launches run over the first `count` entries of one staged buffer)
-        st = self._staging.get("actor indices")
-        if st is None:
-            buf = self.torch.zeros(max(1, self.n_act), dtype=torch.int32, device=self.torch_device)
-            st = self._staging["actor indices"] = (buf, wp.from_torch(buf))
-        st[0][: t.numel()].copy_(t)
-        return st[1], host
+        return t, host
 
     def refuse_zero_quaternions(self, src, ids, host, n, what, arg, roots):
         """A state setter writes nothing when a row it writes has a zero quaternion (no rotation
@@ -307,7 +318,14 @@ class TensorAPI:
 
     def set_dof_states(self, tensor, indices, count, what=None):
         what = what or call_name()
-        from . import state
+        from . import mjc, state
+        rows = mjc.dof_rows(self.sim) if self.n_dof else None
+        if rows is not None:            # (MuJoCo C's rows: straight from the tensor's memory, see state)
+            t = self.checked(tensor, what, self.n_dof, 2, arg="dof_states")
+            host = None if indices is ALL else self._ids(indices, count, what)[1]
+            if host is None or len(host):
+                state.write_dofs_on_rows(self.sim, rows, t.detach().numpy().reshape(-1, 2), host)
+            return True
         src = self.as_array(tensor, what, self.n_dof, 2, arg="dof_states")
         ids, host, n = self.targets(indices, count, what)
         if n and self.n_dof:
