@@ -245,6 +245,8 @@ def test_speed_bound_of_the_c_step_holds_over_exact_body_speeds(gym):
         v = body[:, :, 7:10].norm(dim=2).max(dim=1).values.numpy()
         w = body[:, :, 10:13].norm(dim=2).max(dim=1).values.numpy()
         assert (w <= w_bound * (1 + 1e-5) + 1e-6).all() and (v <= v_bound * (1 + 1e-5) + 1e-6).all()
+        w_tight, _ = cs.speed_bounds(tight=True)
+        assert (w <= w_tight * (1 + 1e-5) + 1e-6).all() and (w_tight <= w_bound * (1 + 1e-12)).all()
         ratio.append(max((w / w_bound).max(), (v / v_bound).max()))
     assert max(ratio) > 0.1       # a bound, not a wild overestimate
     gym.destroy_sim(sim)
@@ -283,7 +285,7 @@ def test_angular_speed_bound_uses_the_axes_geometry_and_holds(gym, tmp_path):
         f.uniform_(-0.05, 0.05, generator=g)
         gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
         gym.simulate(sim)
-        w_bound, _ = cs.speed_bounds()
+        w_bound, _ = cs.speed_bounds(tight=True)
         gym.refresh_rigid_body_state_tensor(sim)
         w = body[:, :, 10:13].norm(dim=2).max(dim=1).values.numpy()
         assert (w <= w_bound * (1 + 1e-5) + 1e-6).all()

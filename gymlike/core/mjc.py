@@ -102,7 +102,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.params_dirty = True
         self.inputs_gen = 0          # bumps when equality switches or mocap poses may have changed
         self.caps = None             # tables of speed_bounds
-        self.bounds = None           # speed_bounds of the last step
+        self.bounds = self.bounds_tight = None           # speed_bounds of the last step
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
         self.mujoco, self._batch_mod = mujoco, mj_batch
         self.defer = defer
@@ -241,7 +241,7 @@ class SolverMuJoCoC(SolverMuJoCo):
     def model_changed(self):
         self.params_dirty = True
         self.ctrl_current = False        # (gains and actuators may change what ctrl means)
-        self.caps = self.bounds = None   # (per-world models, so the speed bound's lengths, may change)
+        self.caps = self.bounds = self.bounds_tight = None   # (per-world models, so the speed bound's lengths, may change)
         self.inputs_gen += 1
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
@@ -333,7 +333,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         `body_forces` False: control.joint_f / state_in.body_f hold zeros (the caller knows;
         their conversion is then skipped once MuJoCo's inputs hold those zeros). A step that
         fills Newton's solver observables (arrays of MuJoCo-Warp) runs Newton's own step once."""
-        self.bounds = None               # (MuJoCo's velocities change: speed_bounds recomputes)
+        self.bounds = self.bounds_tight = None               # (MuJoCo's velocities change: speed_bounds recomputes)
         if observables is not None:
             if substeps != 1:
                 raise GymlikeValueError("SolverMuJoCoC.step: Newton's observables are filled one step at a time")
@@ -467,7 +467,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         over = np.abs(v) > lim
         if over.any():
             qvel[w[over], k[over]] = np.clip(v[over], -lim[over], lim[over])
-            self.bounds = None
+            self.bounds = self.bounds_tight = None
 
     def _dof_cells(self, dof_qd):
         """(world, MuJoCo DOF, valid) of the Newton DOFs `dof_qd` (Warp int32) in the qvel rows."""
@@ -515,7 +515,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.flat["qacc_warmstart"][gone] = 0.0
         if self.mj_model.na:
             self.flat["act"][gone] = 0.0
-        self.bounds = None
+        self.bounds = self.bounds_tight = None
         if self.newton_current:
             self.newton_current = False
             if self.defer is not None:
@@ -690,8 +690,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         return w, qc, lo[qd], hi[qd]        # (the limit arrays are live views: set_*_dof_properties shows)
 
     def may_reach_speed_caps(self, body_ang_cap, body_lin_cap, body_env=None):
-        """False when no body of any world can move faster than its speed caps, by the bound of
-        `_body_bounds` on each body (Newton body caps `body_ang_cap`, `body_lin_cap`, Warp)."""
+        """False when no body of any world can move faster than its speed caps, by the bounds of
+        `_body_bounds` on each body (Newton body caps `body_ang_cap`, `body_lin_cap`, Warp): the
+        sum bound first, the angular form where that is not enough."""
         w, v = self._body_bounds()
         if self.caps[2] is None:
             b2n = self.mjc_body_to_newton.numpy()
@@ -699,36 +700,51 @@ class SolverMuJoCoC(SolverMuJoCo):
             ang, lin = np.full(b2n.shape, np.inf), np.full(b2n.shape, np.inf)
             ang[ok] = body_ang_cap.numpy()[b2n[ok]]
             lin[ok] = body_lin_cap.numpy()[b2n[ok]]
-            self.caps = self.caps[:2] + (ang, lin)
-        ang_cap, lin_cap = self.caps[2:]
-        return not ((w <= ang_cap) & (v <= lin_cap)).all()
+            self.caps = self.caps[:2] + (ang, lin) + self.caps[4:]
+        ang_cap, lin_cap = self.caps[2:4]
+        if (v > lin_cap).any():
+            return True
+        return not ((w <= ang_cap) | (self._angular_bounds() <= ang_cap)).all()
 
-    def speed_bounds(self):
+    def speed_bounds(self, tight=False):
         """Per world: (a bound on every body's angular speed, on every body's COM speed), from
-        MuJoCo's velocities (once per step; read by the NaN guard and the speed caps)."""
+        MuJoCo's velocities (once per step; read by the NaN guard and the speed caps); `tight`:
+        the angular one from `_angular_bounds`."""
         w, v = self._body_bounds()
+        if tight:
+            w = self._angular_bounds()
         return w.max(1, initial=0.0), v.max(1, initial=0.0)
 
     def _body_bounds(self):
-        """(worlds, MuJoCo bodies) bounds on each body's angular speed and COM speed. Angular:
-        w_b is the sum of a_d qvel_d over the angular DOFs d from the root down to b (unit axes
-        a_d), so |w_b|^2 <= sum_de |qvel_d| |qvel_e| C_de with C_de = |a_d . a_e| for two axes
-        fixed in one frame (a constant: two hinges of one body, a hinge and the next, the three
-        axes of a ball), else 1. COM: |v_b| <= the sum of linear |qvel| + each angular |qvel|
-        times the length of the chain from its joint's anchor to b's COM (body offsets, inertial
-        offset and anchor offset: longer than that distance in any configuration)."""
+        """(worlds, MuJoCo bodies) bounds on each body's angular speed, |w_b| <= sum of |angular
+        qvel| of the joints from the root down to b, and COM speed, |v_b| <= the same sum for
+        linear qvel + each angular |qvel| times the length of the chain from its joint's anchor
+        to b's COM (body offsets, inertial offset and anchor offset: longer than that distance
+        in any configuration)."""
         if self.bounds is None:
             if self.caps is None:
                 self._speed_bound_tables()
             ang, lin_lever = self.caps[:2]
             qvel = np.abs(self.rows["qvel"])
-            n, nv = qvel.shape[0], ang.shape[0]
-            w = np.sqrt((qvel @ ang).reshape(n, -1, nv).__imul__(qvel[:, None, :]).sum(2))
             if lin_lever.ndim == 2:
-                self.bounds = (w, qvel @ lin_lever)
+                self.bounds = (qvel @ ang, qvel @ lin_lever)
             else:                                  # (per-world offsets: a matrix per world)
-                self.bounds = (w, np.einsum("wd,wdb->wb", qvel, lin_lever))
+                self.bounds = (qvel @ ang, np.einsum("wd,wdb->wb", qvel, lin_lever))
         return self.bounds
+
+    def _angular_bounds(self):
+        """(worlds, MuJoCo bodies) tighter bounds on each body's angular speed (costlier than
+        the sum: computed when that is not enough). w_b is the sum of a_d qvel_d over the
+        angular DOFs d from the root down to b (unit axes a_d), so |w_b|^2 <= sum_de |qvel_d|
+        |qvel_e| C_de with C_de = |a_d . a_e| for two axes fixed in one frame (a constant: two
+        hinges of one body, a hinge and the next, the three axes of a ball), else 1."""
+        if self.bounds_tight is None:
+            self._body_bounds()
+            form = self.caps[4]
+            qvel = np.abs(self.rows["qvel"])
+            n, nv = qvel.shape
+            self.bounds_tight = np.sqrt((qvel @ form).reshape(n, -1, nv).__imul__(qvel[:, None, :]).sum(2))
+        return self.bounds_tight
 
     def _speed_bound_tables(self):
         m, mj = self.template, self.mujoco
@@ -768,7 +784,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 a = parent[a]
         C = self._axis_dots(angular)
         form = np.einsum("de,db,eb->dbe", C, ang, ang).reshape(nv, nb * nv)    # |w_b|^2 <= |v| C_b |v|
-        self.caps = (form, lin_lever[0] if nw == 1 else lin_lever, None, None)
+        self.caps = (ang, lin_lever[0] if nw == 1 else lin_lever, None, None, form)
 
     def _axis_dots(self, angular):
         """(nv, nv) C_de = |a_d . a_e| for angular DOFs whose axes are fixed in a common frame
