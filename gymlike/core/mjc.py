@@ -102,7 +102,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.params_dirty = True
         self.inputs_gen = 0          # bumps when equality switches or mocap poses may have changed
         self.caps = None             # tables of speed_bounds
-        self.bounds = self.bounds_tight = None           # speed_bounds of the last step
+        self.bounds = None           # speed_bounds of the last step
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
         self.mujoco, self._batch_mod = mujoco, mj_batch
         self.defer = defer
@@ -241,7 +241,7 @@ class SolverMuJoCoC(SolverMuJoCo):
     def model_changed(self):
         self.params_dirty = True
         self.ctrl_current = False        # (gains and actuators may change what ctrl means)
-        self.caps = self.bounds = self.bounds_tight = None   # (per-world models, so the speed bound's lengths, may change)
+        self.caps = self.bounds = None   # (per-world models, so the speed bound's lengths, may change)
         self.inputs_gen += 1
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
@@ -333,7 +333,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         `body_forces` False: control.joint_f / state_in.body_f hold zeros (the caller knows;
         their conversion is then skipped once MuJoCo's inputs hold those zeros). A step that
         fills Newton's solver observables (arrays of MuJoCo-Warp) runs Newton's own step once."""
-        self.bounds = self.bounds_tight = None               # (MuJoCo's velocities change: speed_bounds recomputes)
+        self.bounds = None               # (MuJoCo's velocities change: speed_bounds recomputes)
         if observables is not None:
             if substeps != 1:
                 raise GymlikeValueError("SolverMuJoCoC.step: Newton's observables are filled one step at a time")
@@ -467,7 +467,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         over = np.abs(v) > lim
         if over.any():
             qvel[w[over], k[over]] = np.clip(v[over], -lim[over], lim[over])
-            self.bounds = self.bounds_tight = None
+            self.bounds = None
 
     def _dof_cells(self, dof_qd):
         """(world, MuJoCo DOF, valid) of the Newton DOFs `dof_qd` (Warp int32) in the qvel rows."""
@@ -515,7 +515,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.flat["qacc_warmstart"][gone] = 0.0
         if self.mj_model.na:
             self.flat["act"][gone] = 0.0
-        self.bounds = self.bounds_tight = None
+        self.bounds = None
         if self.newton_current:
             self.newton_current = False
             if self.defer is not None:
@@ -704,7 +704,12 @@ class SolverMuJoCoC(SolverMuJoCo):
         ang_cap, lin_cap = self.caps[2:4]
         if (v > lin_cap).any():
             return True
-        return not ((w <= ang_cap) | (self._angular_bounds() <= ang_cap)).all()
+        over = ~(w <= ang_cap)
+        for b in np.nonzero(over.any(0))[0]:          # (bodies of the model: a handful)
+            worlds = np.nonzero(over[:, b])[0]
+            if not (self._angular_bound(worlds, b) <= ang_cap[worlds, b]).all():
+                return True
+        return False
 
     def speed_bounds(self, tight=False):
         """Per world: (a bound on every body's angular speed, on every body's COM speed), from
@@ -712,7 +717,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         the angular one from `_angular_bounds`."""
         w, v = self._body_bounds()
         if tight:
-            w = self._angular_bounds()
+            every = np.arange(w.shape[0])
+            w = np.stack([self._angular_bound(every, b) for b in range(w.shape[1])], 1)
         return w.max(1, initial=0.0), v.max(1, initial=0.0)
 
     def _body_bounds(self):
@@ -732,19 +738,15 @@ class SolverMuJoCoC(SolverMuJoCo):
                 self.bounds = (qvel @ ang, np.einsum("wd,wdb->wb", qvel, lin_lever))
         return self.bounds
 
-    def _angular_bounds(self):
-        """(worlds, MuJoCo bodies) tighter bounds on each body's angular speed (costlier than
-        the sum: computed when that is not enough). w_b is the sum of a_d qvel_d over the
+    def _angular_bound(self, worlds, body):
+        """A tighter bound on the angular speed of MuJoCo body `body` in `worlds` (costlier than
+        the sum: computed where that is not enough). w_b is the sum of a_d qvel_d over the
         angular DOFs d from the root down to b (unit axes a_d), so |w_b|^2 <= sum_de |qvel_d|
         |qvel_e| C_de with C_de = |a_d . a_e| for two axes fixed in one frame (a constant: two
         hinges of one body, a hinge and the next, the three axes of a ball), else 1."""
-        if self.bounds_tight is None:
-            self._body_bounds()
-            form = self.caps[4]
-            qvel = np.abs(self.rows["qvel"])
-            n, nv = qvel.shape
-            self.bounds_tight = np.sqrt((qvel @ form).reshape(n, -1, nv).__imul__(qvel[:, None, :]).sum(2))
-        return self.bounds_tight
+        dofs, C = self.caps[4][body]
+        v = np.abs(self.flat["qvel"][worlds[:, None], dofs])
+        return np.sqrt(((v @ C) * v).sum(1))
 
     def _speed_bound_tables(self):
         m, mj = self.template, self.mujoco
@@ -783,7 +785,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 reach = reach + bp[:, a]
                 a = parent[a]
         C = self._axis_dots(angular)
-        form = np.einsum("de,db,eb->dbe", C, ang, ang).reshape(nv, nb * nv)    # |w_b|^2 <= |v| C_b |v|
+        form = [(np.nonzero(ang[:, b])[0], C[np.ix_(ang[:, b] > 0, ang[:, b] > 0)]) for b in range(nb)]
         self.caps = (ang, lin_lever[0] if nw == 1 else lin_lever, None, None, form)
 
     def _axis_dots(self, angular):
