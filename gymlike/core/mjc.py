@@ -714,7 +714,7 @@ class SolverMuJoCoC(SolverMuJoCo):
     def speed_bounds(self, tight=False):
         """Per world: (a bound on every body's angular speed, on every body's COM speed), from
         MuJoCo's velocities (once per step; read by the NaN guard and the speed caps); `tight`:
-        the angular one from `_angular_bounds`."""
+        the angular one from `_angular_bound` (every body)."""
         w, v = self._body_bounds()
         if tight:
             every = np.arange(w.shape[0])
