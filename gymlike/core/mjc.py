@@ -41,7 +41,7 @@ import numpy as np
 from . import upstream
 from .launch import Graphs
 from .errors import GymlikeValueError, listed, warn
-from .runtime import newton as _newton, wp as _wp
+from .runtime import LazyModule, newton as _newton, wp as _wp
 
 CHOICES = ("mujoco-c", "warp")
 
@@ -58,9 +58,7 @@ def applies(device):
     return device.startswith("cpu") and choice() == "mujoco-c"
 
 
-def _kernels():
-    from . import kernels           # (Warp kernels: loaded with the step path)
-    return kernels
+K = LazyModule("gymlike.core.kernels")    # (Warp kernels: loaded with the step path)
 
 
 def c_step(solver):
@@ -668,7 +666,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if not len(qc):
             return True
         q = self.flat["qpos"][wq, qc]
-        margin = float(_kernels().DIVERGED_PAST_LIMIT)
+        margin = float(K.DIVERGED_PAST_LIMIT)
         return bool(((q >= lower - margin) & (q <= upper + margin)).all())
 
     def _limit_cells(self, dof_qd, model):

@@ -503,13 +503,8 @@ def write_dofs_on_rows(sim, rows, src, host):
 
 
 def write_dof_rows(sim, src, ids, host, n, arts, launch):
-    """DOF states (dofs, 2) of the actors `ids` (Warp `src`). On MuJoCo C, where every DOF is
-    one coordinate of MuJoCo's rows and they hold the current state, written there."""
-    from . import mjc
-    rows = mjc.dof_rows(sim)
-    if rows is not None:
-        write_dofs_on_rows(sim, rows, src.numpy(), host)
-        return
+    """DOF states (dofs, 2) of the actors `ids` (Warp `src`) through Newton's joint state (where
+    MuJoCo's rows do not hold them: mjc.dof_rows, write_dofs_on_rows)."""
     TK = _tensor_kernels()
     sim.sync_joint_state()
     st, d = sim.state, sim.dev
