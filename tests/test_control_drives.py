@@ -515,3 +515,10 @@ def test_velocity_limit_of_one_dof_among_several_physx(gym, tmp_path):
     assert v[1, 0] == pytest.approx(free, rel=0.02)
     assert v[0] == pytest.approx([free, free], rel=0.02)
     assert v[2] == pytest.approx([free, free], rel=0.02)
+    # a limit changed between steps acts from the next step on
+    p["velocity"][1] = 1.5
+    gym.set_actor_dof_properties(envs[1], 0, p)
+    for _ in range(5):
+        gym.apply_actor_dof_efforts(envs[1], 0, np.array([0.5, 0.5], np.float32))
+        gym.simulate(sim)
+    assert gym.get_actor_dof_states(envs[1], 0, gymapi.STATE_VEL)["vel"][1] == pytest.approx(1.5, rel=1e-3)

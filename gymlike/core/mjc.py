@@ -141,9 +141,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.views = {}
         self.observing = False       # the worlds step the model with the force sensor
         self.dof_rows = None         # Newton DOF -> flat qvel row (_newton_dof_rows)
-        self.clamp_rows = None       # (limits array, limits, worlds, DOFs) of clamp_dof_velocities
+        self.clamp_rows = None       # (limits array, (worlds, nv) table) of clamp_dof_velocities
         self.dof_cell_cache = None   # (id of the DOF table, dof_cells)
-        self.limit_cache = None      # (ids of the tables, _limit_cells)
+        self.limit_cache = None      # (ids of the tables, _guard_tables)
         # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
         # through the reload of its world (no model notification needed)
         newton = _newton()
@@ -240,6 +240,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.params_dirty = True
         self.ctrl_current = False        # (gains and actuators may change what ctrl means)
         self.caps = self.bounds = None   # (per-world models, so the speed bound's lengths, may change)
+        self.clamp_rows = self.limit_cache = None   # (DOF limits may change)
         self.inputs_gen += 1
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
@@ -453,18 +454,19 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def clamp_dof_velocities(self, dof_qd, limits):
         """Isaac Gym's DOF velocity limits on MuJoCo's rows (the truth): |v| <= limit for the
-        DOFs (Newton DOF indices `dof_qd`, Warp int32) with a limit > 0 (`limits`, Warp)."""
+        DOFs (Newton DOF indices `dof_qd`, Warp int32) with a limit > 0 (`limits`, Warp), as one
+        pass over the rows against a (worlds, nv) table (inf: no limit; rebuilt on model changes)."""
         if self.clamp_rows is None or self.clamp_rows[0] is not limits:
             w, k, ok = self._dof_cells(dof_qd)
             lim = limits.numpy()
             on = ok & (lim > 0)
-            self.clamp_rows = (limits, lim[on], w[on], k[on])
-        _, lim, w, k = self.clamp_rows
-        qvel = self.flat["qvel"]          # ((worlds, nv) rows strided in the batch state: index, never flatten)
-        v = qvel[w, k]
-        over = np.abs(v) > lim
-        if over.any():
-            qvel[w[over], k[over]] = np.clip(v[over], -lim[over], lim[over])
+            table = np.full(self.flat["qvel"].shape, np.inf)
+            table[w[on], k[on]] = lim[on]
+            self.clamp_rows = (limits, table)
+        table = self.clamp_rows[1]
+        qvel = self.flat["qvel"]          # ((worlds, nv) rows strided in the batch state: a view)
+        if (np.abs(qvel) > table).any():
+            np.clip(qvel, -table, table, out=qvel)
             self.bounds = None
 
     def _dof_cells(self, dof_qd):
@@ -484,31 +486,39 @@ class SolverMuJoCoC(SolverMuJoCo):
         return state is self.last_out and not self.stale.any()
 
     def dof_cells(self, dof_qd):
-        """(worlds, qpos columns, qvel columns) of Isaac Gym's DOFs (Newton DOF indices
-        `dof_qd`, Warp int32), or None when one is not a hinge or slide coordinate of MuJoCo."""
+        """Where Isaac Gym's DOFs (Newton DOF indices `dof_qd`, Warp int32) lie in the rows
+        (DofCells), or None when one is not a hinge or slide coordinate of MuJoCo."""
         key = id(dof_qd)
         if self.dof_cell_cache is None or self.dof_cell_cache[0] != key:
             w, k, ok = self._dof_cells(dof_qd)
             m, J = self.template, self.mujoco.mjtJoint
             jnt = np.asarray(m.dof_jntid)[k]
             scalar = np.isin(np.asarray(m.jnt_type)[jnt], (int(J.mjJNT_HINGE), int(J.mjJNT_SLIDE)))
-            cells = (w, np.asarray(m.jnt_qposadr)[jnt], k) if (ok & scalar).all() else None
+            cells = DofCells(w, np.asarray(m.jnt_qposadr)[jnt], k, self.nworld) if (ok & scalar).all() else None
             self.dof_cell_cache = (key, cells)
         return self.dof_cell_cache[1]
 
     def read_dofs(self, cells, out):
-        """DOF states (dofs, 2) into `out` (float32 numpy) from the rows."""
-        w, qc, vc = cells
-        out[:, 0] = self.flat["qpos"][w, qc]
-        out[:, 1] = self.flat["qvel"][w, vc]
+        """Every DOF state (dofs, 2) into `out` (float32 numpy) from the rows."""
+        if cells.cols is not None:
+            o = out.reshape(self.nworld, -1, 2)
+            o[:, :, 0] = self.flat["qpos"][:, cells.cols[0]]
+            o[:, :, 1] = self.flat["qvel"][:, cells.cols[1]]
+            return
+        out[:, 0] = self.flat["qpos"][cells.w, cells.qc]
+        out[:, 1] = self.flat["qvel"][cells.w, cells.vc]
 
     def write_dofs(self, cells, src, dofs, worlds):
-        """DOF states `src[dofs]` ((n, 2) rows of Isaac Gym's DOFs) into the rows, as a new state
-        of `worlds` (bool mask; None: all): their warm start and activations are forgotten and
-        Newton's state follows when next read."""
-        w, qc, vc = (c[dofs] for c in cells)
-        self.flat["qpos"][w, qc] = src[dofs, 0]
-        self.flat["qvel"][w, vc] = src[dofs, 1]
+        """DOF states `src[dofs]` ((n, 2) rows of Isaac Gym's DOFs; `dofs` an index array or
+        slice(None)) into the rows, as a new state of `worlds` (bool mask; None: all): their warm
+        start and activations are forgotten and Newton's state follows when next read."""
+        if cells.cols is not None and isinstance(dofs, slice):
+            s = src.reshape(self.nworld, -1, 2)
+            self.flat["qpos"][:, cells.cols[0]] = s[:, :, 0]
+            self.flat["qvel"][:, cells.cols[1]] = s[:, :, 1]
+        else:
+            self.flat["qpos"][cells.w[dofs], cells.qc[dofs]] = src[dofs, 0]
+            self.flat["qvel"][cells.w[dofs], cells.vc[dofs]] = src[dofs, 1]
         gone = slice(None) if worlds is None else np.asarray(worlds, bool)[:self.nworld]
         self.flat["qacc_warmstart"][gone] = 0.0
         if self.mj_model.na:
@@ -653,39 +663,35 @@ class SolverMuJoCoC(SolverMuJoCo):
         distance, no body can move faster than its speed (the speed bound below) and every DOF
         is within its limits' margin (Isaac Gym DOFs `dof_qd`, Warp int32, of Newton `model`):
         the guard's checks on the Newton states can then be skipped."""
-        qpos = self.rows["qpos"]
-        if not (np.abs(qpos) <= 1.0e5).all():            # (NaN: False; positions below the 1e6 bound)
+        tables = self._guard_tables(dof_qd, model)
+        if tables is None:
             return False
-        w, v = self.speed_bounds()
-        if not max(w.max(initial=0.0), v.max(initial=0.0)) <= 1.0e5:
+        q = self.flat["qpos"]
+        if not ((q >= tables[0]).all() and (q <= tables[1]).all()):     # (NaN: False)
             return False
-        lim = self._limit_cells(dof_qd, model)
-        if lim is None:
-            return False
-        wq, qc, lower, upper = lim
-        if not len(qc):
-            return True
-        q = self.flat["qpos"][wq, qc]
-        margin = float(K.DIVERGED_PAST_LIMIT)
-        return bool(((q >= lower - margin) & (q <= upper + margin)).all())
+        w, v = self._body_bounds()
+        return w.max(initial=0.0) <= 1.0e5 and v.max(initial=0.0) <= 1.0e5     # (NaN: False)
 
-    def _limit_cells(self, dof_qd, model):
-        """(worlds, qpos columns, lower, upper limit views) of the DOFs with limits, or None when
-        a DOF is not a hinge or slide of MuJoCo (kernels.find_dofs_past_limits then checks)."""
+    def _guard_tables(self, dof_qd, model):
+        """(lower, upper) (worlds, nq) bounds on every qpos coordinate: within 1e5 (below the
+        guard's 1e6 m) and, for the DOFs with limits, within the divergence margin of them; None
+        when a DOF is not a hinge or slide of MuJoCo (kernels.find_dofs_past_limits then checks).
+        Rebuilt when the model changes (set_*_dof_properties notifies it)."""
         key = (id(dof_qd), id(model.joint_limit_lower), id(model.joint_limit_upper))
         c = self.limit_cache
         if c is None or c[0] != key:
             cells = self.dof_cells(dof_qd)
-            lim = None
+            tables = None
             if cells is not None:
                 qd = dof_qd.numpy()
-                lo, hi = model.joint_limit_lower.numpy(), model.joint_limit_upper.numpy()
-                lim = (cells[0], cells[1], qd, lo, hi)
-            c = self.limit_cache = (key, lim)
-        if c[1] is None:
-            return None
-        w, qc, qd, lo, hi = c[1]
-        return w, qc, lo[qd], hi[qd]        # (the limit arrays are live views: set_*_dof_properties shows)
+                margin = float(K.DIVERGED_PAST_LIMIT)
+                lo = np.full(self.flat["qpos"].shape, -1.0e5)
+                hi = np.full(self.flat["qpos"].shape, 1.0e5)
+                lo[cells.w, cells.qc] = np.maximum(model.joint_limit_lower.numpy()[qd] - margin, -1.0e5)
+                hi[cells.w, cells.qc] = np.minimum(model.joint_limit_upper.numpy()[qd] + margin, 1.0e5)
+                tables = (lo, hi)
+            c = self.limit_cache = (key, tables)
+        return c[1]
 
     def may_reach_speed_caps(self, body_ang_cap, body_lin_cap, body_env=None):
         """False when no body of any world can move faster than its speed caps, by the bounds of
@@ -852,6 +858,29 @@ class SolverMuJoCoC(SolverMuJoCo):
 # MjModel fields that describe the added site and sensor, or names, and the gap the C step drops:
 # not copied between models
 _OWN = ("name", "names_map", "sensor_", "site_", "signature", "geom_gap")
+
+
+class DofCells:
+    """Where Isaac Gym's DOFs lie in MuJoCo's rows: world `w`, qpos column `qc` and qvel column
+    `vc` of each (int arrays in Isaac Gym's DOF order); `cols` = (qpos columns, qvel columns)
+    when every world holds the same DOFs in the same columns, world after world (one asset per
+    env): whole-tensor reads and writes are then column slices of the (worlds, n) rows."""
+    __slots__ = ("w", "qc", "vc", "cols")
+
+    def __init__(self, w, qc, vc, nworld):
+        self.w, self.qc, self.vc = w, qc, vc
+        self.cols = None
+        if nworld and len(w) % nworld == 0:
+            W, Q, V = (a.reshape(nworld, -1) for a in (w, qc, vc))
+            if (W == np.arange(nworld)[:, None]).all() and (Q == Q[:1]).all() and (V == V[:1]).all():
+                self.cols = (_columns(Q[0]), _columns(V[0]))
+
+
+def _columns(c):
+    """Column indices `c` as a slice when they are consecutive (a view instead of a gather)."""
+    if len(c) and (np.diff(c) == 1).all():
+        return slice(int(c[0]), int(c[-1]) + 1)
+    return c
 
 
 def _copy_values(src, dst):

@@ -187,7 +187,7 @@ class Sim:
         self.planes: list[PlaneParams] = []
         self.static_meshes = []          # (vertices, triangles, Transform, friction, restitution)
         self._state_sync = None         # brings `state` up to date when read (core/mjc.py)
-        self._graphs = None             # captured forward kinematics (defer_kinematics)
+        self._graphs = None             # deferred forward kinematics (_Kinematics, defer_kinematics)
         for name in _BUILT:
             setattr(self, name, None)
         for name in _COMPONENTS:
@@ -417,6 +417,15 @@ class Sim:
         self._state = value
 
     @property
+    def joint_state(self):
+        """`state` for code that reads or writes joint coordinates only: a pending forward
+        kinematics (the bodies following written joints) stays pending, so a reset that writes
+        root states, then DOF states, then reads DOF states runs it once, when bodies are read."""
+        if self._state_sync is not None and self._state_sync != self._forward_kinematics:
+            self.sync_state()
+        return self._state
+
+    @property
     def stepping_state(self):
         return self._state
 
@@ -466,18 +475,21 @@ class Sim:
             mask = None if worlds is None else _wp().array(worlds, dtype=_wp().bool, device=self.device)
             self.solver.reset(self.state, mask, flags=newton.StateFlags.NONE)
 
-    def defer_kinematics(self):
-        """After a write of joint coordinates: the bodies follow them (forward kinematics of every
-        articulation) when `state` is next read, rather than at each write (a reset writes many)."""
-        self.sync_state()
-        self._state_sync = self._forward_kinematics
+    def defer_kinematics(self, arts=None, n=0):
+        """After a write of joint coordinates: the bodies follow them when `state` is next read,
+        rather than at each write (a reset writes many); forward kinematics of the articulations
+        `arts[:n]` (Warp int32, -1 entries skipped) of every such write, of all when one gives
+        None."""
+        if self._graphs is None:
+            self._graphs = _Kinematics(self)
+        if self._state_sync != self._forward_kinematics:     # (one pending pass covers every write)
+            self.sync_state()
+            self._state_sync = self._forward_kinematics
+            self._graphs.start()
+        self._graphs.mark(arts, n)
 
     def _forward_kinematics(self):
-        from .launch import Graphs
-        if self._graphs is None:
-            self._graphs = Graphs(self.device)
-        st = self._state
-        self._graphs(("fk", id(st)), _newton().eval_fk, self.model, st.joint_q, st.joint_qd, st)
+        self._graphs.run(self._state)
 
     def sync_joint_state(self):
         """Make joint_q/joint_qd current (XPBD only writes body_q/body_qd)."""
@@ -537,6 +549,40 @@ def deferred_write_failed(e, what, actor, k, kept):
     return cls(f"{call_name()}: the {what} call made before the sim was prepared{where} (deferred write "
                f"{k + 1}) could not be applied: {e}. That write was dropped; the other {kept} deferred "
                f"write(s) are kept for the next prepare_sim")
+
+
+class _Kinematics:
+    """Deferred forward kinematics (Sim.defer_kinematics): the articulations written since the
+    last pass, as a mask Newton's eval_fk takes, replayed from captured graphs."""
+
+    def __init__(self, sim):
+        from .launch import Graphs, Launcher
+        self.sim = sim
+        self.graphs = Graphs(sim.device)
+        self.launch = Launcher(sim.device)
+        self.mask = _wp().zeros(max(1, int(sim.model.articulation_count)), dtype=_wp().bool, device=sim.device)
+        self.everything = False
+        self.marked = False           # the mask may hold marks (a pass replaced by a full conversion leaves them)
+
+    def start(self):
+        if self.marked:
+            self.mask.zero_()
+            self.marked = False
+        self.everything = False
+
+    def mark(self, arts, n):
+        if arts is None:
+            self.everything = True
+        elif not self.everything:
+            from .tensor_kernels import mark_articulations
+            self.launch("mark", mark_articulations, n, (arts, self.mask))
+            self.marked = True
+
+    def run(self, st):
+        sim = self.sim
+        mask = None if self.everything else self.mask
+        self.graphs(("fk", id(st), mask is None), _newton().eval_fk, sim.model, st.joint_q, st.joint_qd, st, mask)
+        self.start()
 
 
 def _check_params(p):

@@ -231,9 +231,9 @@ def get_dof_states(sim, actor_index, flags, what):
     q0, nq = int(h.actor_q0[actor_index]), int(h.actor_nq[actor_index])
     qd0, nqd = int(h.actor_qd0[actor_index]), int(h.actor_nqd[actor_index])
     if flags & STATE_POS:
-        out["pos"] = sim.state.joint_q[q0:q0 + nq].numpy()[h.dof_q[s] - q0]
+        out["pos"] = sim.joint_state.joint_q[q0:q0 + nq].numpy()[h.dof_q[s] - q0]
     if flags & STATE_VEL:
-        out["vel"] = sim.state.joint_qd[qd0:qd0 + nqd].numpy()[h.dof_qd[s] - qd0]
+        out["vel"] = sim.joint_state.joint_qd[qd0:qd0 + nqd].numpy()[h.dof_qd[s] - qd0]
     return out
 
 
@@ -451,7 +451,7 @@ def _written(sim, n, host, arts):
     steps the bodies, whose others must stay bit for bit what they are."""
     if sim.type == SimType.SIM_PHYSX:
         sim.state_written(host)
-        sim.defer_kinematics()
+        sim.defer_kinematics(arts, n)
         return
     newton = _newton()
     st = sim.state
@@ -465,7 +465,7 @@ def write_roots(sim, src, ids, host, n, arts, launch, refused):
     nothing when `refused` (tensors.TensorAPI.refuse_zero_quaternions) holds a row."""
     TK = _tensor_kernels()
     sim.sync_joint_state()
-    m, st, d = sim.model, sim.state, sim.dev
+    m, st, d = sim.model, sim.joint_state, sim.dev
     launch(("set_roots", id(st)), TK.scatter_roots, n,
            (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
             m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts, refused))
@@ -507,7 +507,7 @@ def write_dof_rows(sim, src, ids, host, n, arts, launch):
     MuJoCo's rows do not hold them: mjc.dof_rows, write_dofs_on_rows)."""
     TK = _tensor_kernels()
     sim.sync_joint_state()
-    st, d = sim.state, sim.dev
+    st, d = sim.joint_state, sim.dev
     launch(("set_dofs", id(st)), TK.scatter_actor_dofs, n,
            (src, ids, d.actor_dof0, d.actor_ndof, d.dof_q, d.dof_qd, d.actor_articulation, st.joint_q, st.joint_qd,
             arts))

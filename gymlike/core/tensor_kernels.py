@@ -156,3 +156,12 @@ def add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(dt
         if K.bad_value(f[k]) or K.bad_value(t[k]) or K.bad_value(p[k]):
             K.flag_bad_input(body_env[b], 3, bad_env, bad_kind, bad_count)
     out[b] = out[b] + K.user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], body_origin[b])
+
+
+@wp.kernel
+def mark_articulations(arts: wp.array(dtype=wp.int32), mask: wp.array(dtype=wp.bool)):
+    """mask[a] = True for the articulations `arts` (-1: none): the ones forward kinematics
+    must follow after a write (Sim.defer_kinematics)."""
+    a = arts[wp.tid()]
+    if a >= 0:
+        mask[a] = True

@@ -193,7 +193,7 @@ class TensorAPI:
             rows[0].read_dofs(rows[1], t._torch.numpy())
             return
         sim.sync_joint_state()
-        st, d = sim.state, sim.dev
+        st, d = sim.joint_state, sim.dev      # (joint coordinates only: pending body kinematics stays pending)
         self.launch(("dofs", id(st)), TK.gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
 
     # ------------------------------------------------------------------ validation
