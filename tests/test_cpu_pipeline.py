@@ -187,6 +187,43 @@ def _ants(gym, n, **opts):
     return sim
 
 
+def test_efforts_written_on_mujocos_rows_equal_newtons_conversion(gym, monkeypatch):
+    """On the C pipeline efforts go straight into MuJoCo's qfrc_applied rows: the motion is bit
+    for bit that of the path through Newton's joint_f and its conversion, with efforts beyond
+    the effort limits (clamped), DOFs in position mode (efforts ignored), a handle-API effort,
+    and steps without efforts after them (they act for one simulate only)."""
+    import torch
+    from gymlike import gymtorch
+    got = []
+    for on_rows in (True, False):
+        if not on_rows:
+            monkeypatch.setattr(mjc.SolverMuJoCoC, "write_efforts", lambda self, dev: False)
+        sim = _ants(gym, 3)
+        env1 = gym.get_env(sim, 1)
+        p = gym.get_actor_dof_properties(env1, 0)
+        p["driveMode"][:] = gymapi.DOF_MODE_EFFORT
+        p["driveMode"][2] = gymapi.DOF_MODE_POS
+        p["stiffness"][2] = 20.0
+        p["effort"][:] = 5.0
+        gym.set_actor_dof_properties(env1, 0, p)
+        cs = mjc.c_step(sim.solver)
+        calls = []
+        monkeypatch.setattr(cs, "write_efforts", lambda dev, _f=cs.write_efforts: calls.append(_f(dev)) or calls[-1])
+        dof = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+        f = torch.linspace(-12, 12, gym.get_sim_dof_count(sim))
+        for k in range(12):
+            if k < 8:
+                gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f * (1 + 0.1 * k)))
+            if k == 3:
+                gym.apply_actor_dof_efforts(gym.get_env(sim, 2), 0, np.full(8, 30.0, np.float32))
+            gym.simulate(sim)
+        gym.refresh_dof_state_tensor(sim)
+        assert calls == ([True] * 8 if on_rows else [False] * 8)
+        got.append(dof.clone())
+        gym.destroy_sim(sim)
+    assert torch.equal(got[0], got[1])
+
+
 def test_states_read_late_equal_states_read_every_frame(gym):
     """On the C pipeline MuJoCo's state is the truth and Newton's joint and body states are
     converted when first read: a loop that reads every 4th frame (an RL task's decimation) sees

@@ -144,6 +144,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.clamp_rows = None       # (limits array, (worlds, nv) table) of clamp_dof_velocities
         self.dof_cell_cache = None   # (id of the DOF table, dof_cells)
         self.limit_cache = None      # (ids of the tables, _guard_tables)
+        self.effort_cache = None     # (effort array, its view, limits, scales, non-effort DOFs) of write_efforts
         # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
         # through the reload of its world (no model notification needed)
         newton = _newton()
@@ -240,7 +241,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.params_dirty = True
         self.ctrl_current = False        # (gains and actuators may change what ctrl means)
         self.caps = self.bounds = None   # (per-world models, so the speed bound's lengths, may change)
-        self.clamp_rows = self.limit_cache = None   # (DOF limits may change)
+        self.clamp_rows = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
         self.inputs_gen += 1
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
@@ -325,12 +326,13 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     # ------------------------------------------------------------------ the step
     def step(self, state_in, state_out, control, contacts, dt, *, observables=None, substeps=1, efforts=True,
-             body_forces=True, **kw):
+             body_forces=True, efforts_on_rows=False, **kw):
         """SolverMuJoCo.step on MuJoCo C for `substeps` steps of `dt` each (the same inputs in
         each): Newton's control -> MuJoCo's inputs, Newton's state -> MuJoCo only for written
         worlds, the batch steps, MuJoCo -> Newton's state deferred (`defer`). `efforts` /
         `body_forces` False: control.joint_f / state_in.body_f hold zeros (the caller knows;
-        their conversion is then skipped once MuJoCo's inputs hold those zeros). A step that
+        their conversion is then skipped once MuJoCo's inputs hold those zeros);
+        `efforts_on_rows`: the qfrc_applied rows hold this step's efforts (write_efforts). A step that
         fills Newton's solver observables (arrays of MuJoCo-Warp) runs Newton's own step once."""
         self.bounds = None               # (MuJoCo's velocities change: speed_bounds recomputes)
         if observables is not None:
@@ -346,7 +348,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         # Newton's control -> MuJoCo-Warp's copies of the inputs, then into the rows: only what
         # can have changed since the rows were last written
         ctrl = not self.ctrl_current
-        qfrc = efforts or self.qfrc_nonzero
+        qfrc = (efforts or self.qfrc_nonzero) and not efforts_on_rows
         xfrc = body_forces or self.xfrc_nonzero
         if ctrl or qfrc or xfrc:
             self.graphs(("in", id(state_in), id(control)), upstream.apply_control, self, self.model, state_in,
@@ -357,7 +359,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             self._reload(state_in)
         self._prepare(dt)
         self._write_inputs(ctrl, qfrc, xfrc)
-        self.ctrl_current, self.qfrc_nonzero, self.xfrc_nonzero = True, efforts, body_forces
+        self.ctrl_current, self.qfrc_nonzero, self.xfrc_nonzero = True, efforts or efforts_on_rows, body_forces
         if self.before_step is not None:
             self.before_step(self.batch.state, int(substeps))
         try:
@@ -451,6 +453,32 @@ class SolverMuJoCoC(SolverMuJoCo):
                  "Raise it with sim.mujoco_options = {'arena_kib': N} before prepare_sim (gymlike.envs tasks: "
                  "sim.mujoco.arena_kib); this warning is given once per sim",
                  RuntimeWarning)
+
+    def write_efforts(self, dev):
+        """Isaac Gym's pending efforts (`dev` = sim.dev: dof_effort, dof_mode, dof_effort_limit,
+        dof_effort_scale) straight into the qfrc_applied rows, as kernels.apply_dof_efforts and
+        Newton's conversion give them for hinge and slide DOFs (the effort of DOF_MODE_EFFORT
+        DOFs clamped to its limit, times the scale, in float32): no joint_f, no conversion.
+        False (nothing written) when a DOF is not a hinge or slide of MuJoCo."""
+        cells = self.dof_cells(dev.dof_qd)
+        if cells is None:
+            return False
+        c = self.effort_cache
+        if c is None or c[0] is not dev.dof_effort:
+            off = dev.dof_mode.numpy() != int(K.DOF_MODE_EFFORT)
+            c = self.effort_cache = (dev.dof_effort, dev.dof_effort.numpy(), dev.dof_effort_limit.numpy().copy(),
+                                     dev.dof_effort_scale.numpy().copy(), off if off.any() else None)
+        _, effort, limit, scale, off = c
+        f = np.clip(effort, -limit, limit)
+        f *= scale
+        if off is not None:
+            f[off] = 0.0
+        qfrc = self.flat["qfrc_applied"]
+        if cells.cols is not None:
+            qfrc[:, cells.cols[1]] = f.reshape(self.nworld, -1)
+        else:
+            qfrc[cells.w, cells.vc] = f
+        return True
 
     def clamp_dof_velocities(self, dof_qd, limits):
         """Isaac Gym's DOF velocity limits on MuJoCo's rows (the truth): |v| <= limit for the

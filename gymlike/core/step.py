@@ -46,7 +46,10 @@ class Stepper:
         h = float(sim.params.dt) / n_sub
         d = sim.dev
         launch = self.launch
-        if d.efforts_pending:
+        cstep = mjc.c_step(sim.solver)
+        # efforts: on MuJoCo C (every substep on it) straight into MuJoCo's rows, else Newton's joint_f
+        on_rows = bool(d.efforts_pending and cstep is not None and not sim.step_kwargs and cstep.write_efforts(d))
+        if d.efforts_pending and not on_rows:
             launch("efforts", K.apply_dof_efforts, d.num_dofs,
                    (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, sim.control.joint_f))
         attractors = sim.attractors
@@ -55,7 +58,6 @@ class Stepper:
         need_wrench = d.forces_pending or d.passive_forces or attractors is not None
         dirty = self.dirty_body_f
         model = sim.model
-        cstep = mjc.c_step(sim.solver)
         # (on the C pipeline the state may lag MuJoCo's data until read: read it current where
         # body or joint states are used, sim.sync_state)
         need_state = need_wrench or sim.pipeline is not None
@@ -75,7 +77,8 @@ class Stepper:
             if sim.pipeline is not None and sim.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
                 sim.pipeline.collide(s_in, sim.contacts)
             if cstep is not None and "observables" not in kw:
-                kw = dict(kw, substeps=nstep, efforts=d.efforts_pending, body_forces=need_wrench)
+                kw = dict(kw, substeps=nstep, efforts=d.efforts_pending and not on_rows, body_forces=need_wrench,
+                          efforts_on_rows=on_rows)
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
             if d.velocity_clamp and cstep is not None and "observables" not in kw:
                 # DOF velocity limits (MuJoCo has none of its own), on MuJoCo C's own rows
@@ -114,7 +117,8 @@ class Stepper:
         sim.joint_state_stale = sim.type == SimType.SIM_FLEX   # XPBD writes bodies only
         # efforts and body forces last one simulate() call
         if d.efforts_pending:
-            sim.control.joint_f.zero_()
+            if not on_rows:
+                sim.control.joint_f.zero_()
             d.dof_effort.zero_()
             d.efforts_pending = False
         if d.forces_pending:
