@@ -131,6 +131,32 @@ def test_ant_force_sensors_agree_between_pipelines(gym, monkeypatch):
     np.testing.assert_allclose(c, w, atol=0.02 * weight.max())
 
 
+def test_sensed_and_unsensed_bodies_both_read_their_contacts(gym, monkeypatch):
+    """Force sensors read only their subtrees' contacts (on MuJoCo C only those are computed);
+    a net contact force refresh after them still reads every body: two resting boxes, a
+    sensor on the first, each box's support equals its weight in both tensors."""
+    sim = make_sim(gym, dt=1 / 120, substeps=2)
+    masses = (1.0, 3.0)
+    assets = [gym.create_box(sim, 0.2, 0.2, 0.2, options(density=m / 0.008)) for m in masses]
+    world = gymapi.ForceSensorProperties()
+    world.use_world_frame = True
+    gym.create_asset_force_sensor(assets[0], 0, gymapi.Transform(), world)
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    for i, a in enumerate(assets):
+        gym.create_actor(env, a, pose(x=0.5 * i, z=0.1), f"box{i}", 0, 0)
+    gym.prepare_sim(sim)
+    assert mjc.c_step(sim.solver) is not None
+    fs = gymtorch.wrap_tensor(gym.acquire_force_sensor_tensor(sim))
+    cf = gymtorch.wrap_tensor(gym.acquire_net_contact_force_tensor(sim))
+    for _ in range(60):
+        gym.simulate(sim)
+    gym.refresh_force_sensor_tensor(sim)
+    gym.refresh_net_contact_force_tensor(sim)
+    assert float(fs[0, 2]) == pytest.approx(masses[0] * G, rel=0.01)
+    np.testing.assert_allclose(cf[:, 2].numpy(), np.array(masses) * G, rtol=0.01)
+    np.testing.assert_allclose(cf[:, :2].numpy(), 0.0, atol=1e-3)
+
+
 # ---------------------------------------------------------------------------- a gripper holding a box
 GRIPPER = """
 <mujoco model="gripper">

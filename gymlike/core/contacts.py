@@ -104,23 +104,34 @@ class ContactForces:
         n = max(1, sim.host.num_bodies)
         self.force = wp.zeros(n, dtype=wp.vec3, device=sim.device)
         self.torque = wp.zeros(n, dtype=wp.vec3, device=sim.device)
-        self._stamp = self._force_stamp = None
+        self._stamp = self._force_stamp = self._part_stamp = None
         self._host = None
 
-    def update(self, torques=True):
+    def update(self, torques=True, bodies=None):
         """Accumulate the contact forces of the last step (once per simulate); `torques`: also
-        their moments (force sensors need them, net contact forces do not)."""
+        their moments (force sensors need them, net contact forces do not). `bodies` (sorted
+        Newton body indices): on MuJoCo C only those are needed (force sensors' subtrees: an
+        eighth of a humanoid's bodies); the others may be left stale."""
         o = self.observed
         stamp = (id(o.obs), o.steps, self.sim.frame)
         if stamp == self._stamp or (not torques and stamp == self._force_stamp):
             return
         if o.c is not None:               # MuJoCo C: per-body contact wrenches of the last step
+            part = bodies is not None and torques and o.steps != 0
+            if part and self._part_stamp == (stamp, id(bodies)):
+                return
             if o.steps == 0:
                 self.force.zero_()
                 self.torque.zero_()
             else:
                 if self._host is None:          # (the C step runs on the CPU: views of the arrays)
                     self._host = (self.force.numpy(), self.torque.numpy())
+                if part:
+                    f, t = o.c.contact_wrenches(bodies)
+                    self._host[0][bodies] = f
+                    self._host[1][bodies] = t
+                    self._part_stamp = (stamp, id(bodies))
+                    return
                 if torques:
                     f, t = o.c.contact_wrenches()
                     self._host[1][:len(t)] = t
@@ -423,6 +434,7 @@ class ForceSensors:
         self.flags = i32(flags or [0])
         self.tree_start = i32(starts)
         self.tree = i32(tree or [0])
+        self.tree_bodies = np.unique(np.asarray(tree, np.int64))    # (the bodies whose contacts they sum)
         self._stamp = None
         self._out = None
         self.launch = Launcher(dev)       # (one recorded launch per state, re-launched every refresh)
@@ -432,7 +444,7 @@ class ForceSensors:
         if self.count == 0:
             return
         cf = contact_forces(self.sim, "refresh_force_sensor_tensor")
-        cf.update()
+        cf.update(bodies=self.tree_bodies)
         st = self.sim.state
         self.launch(("sensors", id(st)), _sensor_wrenches, self.count,
                     (cf.force, cf.torque, st.body_q, self.sim.model.body_com, self.body, self.pose, self.flags,

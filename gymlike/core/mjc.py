@@ -623,7 +623,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         dof_row = self._newton_dof_rows()
         ok = body_row >= 0
         self.obs_tables = dict(body_rows=np.where(ok, body_row, 0), root_rows=np.where(ok, root_row, 0),
-                               no_row=np.nonzero(~ok)[0], dof_row=dof_row,
+                               no_row=np.nonzero(~ok)[0], has_row=ok, dof_row=dof_row,
                                dof_body=np.asarray(m.dof_bodyid, np.int64))
 
     def contact_forces(self):
@@ -636,22 +636,26 @@ class SolverMuJoCoC(SolverMuJoCo):
         f[t["no_row"]] = 0.0
         return f
 
-    def contact_wrenches(self):
-        """(force, torque about the COM) of the contacts on every Newton body in the last
-        substep, world frame, (bodies, 3) each. MuJoCo's external wrench (torque; force) is
-        about the root's subtree COM and holds the applied one (force; torque at the body COM):
-        less that, about the COM, the torque is ext_t - app_t + (ref - com) x ext_f."""
+    def contact_wrenches(self, bodies=None):
+        """(force, torque about the COM) of the contacts on every Newton body (or on `bodies`,
+        Newton body indices) in the last substep, world frame, (bodies, 3) each. MuJoCo's
+        external wrench (torque; force) is about the root's subtree COM and holds the applied
+        one (force; torque at the body COM): less that, about the COM, the torque is
+        ext_t - app_t + (ref - com) x ext_f."""
         t = self.obs_tables
-        r = t["body_rows"]
+        r, root, none = t["body_rows"], t["root_rows"], t["no_row"]
+        if bodies is not None:
+            r, root, none = r[bodies], root[bodies], np.nonzero(~t["has_row"][bodies])[0]
         ext = self.out["cfrc_ext"].reshape(-1, 6)[r]
-        lever = self.out["subtree_com"].reshape(-1, 3)[t["root_rows"]] - self.out["xipos"].reshape(-1, 3)[r]
+        lever = self.out["subtree_com"].reshape(-1, 3)[root] - self.out["xipos"].reshape(-1, 3)[r]
         f, m = ext[:, 3:6], ext[:, 0:3] + _cross(lever, ext[:, 3:6])
         if self.xfrc_nonzero:
-            app = self.rows["xfrc_applied"].reshape(-1, 6)[r]
+            app = self.flat["xfrc_applied"].reshape(self.nworld, -1, 6)
+            app = app.reshape(-1, 6)[r] if app.flags.c_contiguous else app[r // app.shape[1], r % app.shape[1]]
             f = f - app[:, 0:3]
             m -= app[:, 3:6]
-        f[t["no_row"]] = 0.0
-        m[t["no_row"]] = 0.0
+        f[none] = 0.0
+        m[none] = 0.0
         return f, m
 
     def dof_forces(self, newton_dofs):
@@ -661,9 +665,20 @@ class SolverMuJoCoC(SolverMuJoCo):
         t = self.obs_tables
         m = self.mj_model
         cdof = self.out["cdof"].reshape(self.nworld, m.nv, 6)
-        cint = self.out["cfrc_int"].reshape(self.nworld, m.nbody, 6)[:, t["dof_body"]]
-        tau = np.einsum("wvk,wvk->wv", cdof, cint).reshape(-1)
-        rows = t["dof_row"][newton_dofs]
+        cint = self.out["cfrc_int"].reshape(self.nworld, m.nbody, 6)
+        c = t.get("dof_cols")
+        if c is None or c[0] is not newton_dofs:
+            rows = t["dof_row"][newton_dofs]
+            cols = None
+            if (rows >= 0).all() and len(rows) % self.nworld == 0:    # (the same DOFs in every world)
+                R = rows.reshape(self.nworld, -1)
+                if (R // m.nv == np.arange(self.nworld)[:, None]).all() and (R % m.nv == R[:1] % m.nv).all():
+                    cols = (_columns(R[0] % m.nv), t["dof_body"][R[0] % m.nv])
+            c = t["dof_cols"] = (newton_dofs, rows, cols)
+        _, rows, cols = c
+        if cols is not None:         # (only the asked DOFs' columns: a humanoid's free joint is 6 of 27)
+            return np.einsum("wvk,wvk->wv", cdof[:, cols[0]], np.take(cint, cols[1], axis=1)).reshape(-1)
+        tau = np.einsum("wvk,wvk->wv", cdof, cint[:, t["dof_body"]]).reshape(-1)
         return np.where(rows >= 0, tau[np.maximum(rows, 0)], 0.0)
 
     def contacts_now(self, worlds):
