@@ -622,14 +622,26 @@ class SolverMuJoCoC(SolverMuJoCo):
         root_row = np.where(body_row >= 0, (body_row // nb) * nb + np.asarray(m.body_rootid)[body_row % nb], -1)
         dof_row = self._newton_dof_rows()
         ok = body_row >= 0
+        cols = None                  # (MuJoCo bodies of every world, when Newton's are the same in each, world by world)
+        if ok.all() and nbody % n == 0:
+            B = body_row.reshape(n, -1)
+            if (B // nb == np.arange(n)[:, None]).all() and (B % nb == B[:1] % nb).all():
+                cols = _columns(B[0] % nb)
         self.obs_tables = dict(body_rows=np.where(ok, body_row, 0), root_rows=np.where(ok, root_row, 0),
-                               no_row=np.nonzero(~ok)[0], has_row=ok, dof_row=dof_row,
+                               no_row=np.nonzero(~ok)[0], has_row=ok, body_cols=cols, dof_row=dof_row,
                                dof_body=np.asarray(m.dof_bodyid, np.int64))
 
     def contact_forces(self):
         """Force of the contacts on every Newton body in the last substep, world frame,
         (bodies, 3): MuJoCo's external body force less the applied one (xfrc_applied)."""
         t = self.obs_tables
+        cols = t["body_cols"]
+        if cols is not None:         # (column slices of the (worlds, bodies, 6) arrays)
+            nb = self.mj_model.nbody
+            f = self.out["cfrc_ext"].reshape(self.nworld, nb, 6)[:, cols, 3:6]
+            if self.xfrc_nonzero:
+                f = f - self.flat["xfrc_applied"].reshape(self.nworld, nb, 6)[:, cols, 0:3]
+            return f.reshape(-1, 3)
         f = self.out["cfrc_ext"].reshape(-1, 6)[t["body_rows"], 3:6]
         if self.xfrc_nonzero:
             f -= self.rows["xfrc_applied"].reshape(-1, 6)[t["body_rows"], 0:3]
