@@ -203,6 +203,36 @@ def test_bodies_follow_every_indexed_write_of_a_reset_when_read(gym, scene):
     assert torch.equal(bodies[others], bodies0[others])
 
 
+def test_whole_tensor_dof_values_land_where_the_indexed_setters_put_them(gym, scene):
+    """Whole-tensor targets and efforts (written by numpy on the CPU) reach each actor's DOFs as
+    the indexed setters (the kernel path) put them: the handle API reads every actor's targets
+    back, and the next step moves the same way; a NaN among them still reaches the guard."""
+    sim, envs = scene
+    n = gym.get_sim_dof_count(sim)
+    pos, vel = torch.linspace(-0.5, 0.5, n), torch.linspace(0.2, -0.2, n)
+    every = torch.arange(gym.get_sim_actor_count(sim), dtype=torch.int32)
+    out = []
+    for whole in (True, False):
+        if whole:
+            gym.set_dof_position_target_tensor(sim, gymtorch.unwrap_tensor(pos))
+            gym.set_dof_velocity_target_tensor(sim, gymtorch.unwrap_tensor(vel))
+        else:
+            for t, setter in ((pos, gym.set_dof_position_target_tensor_indexed),
+                              (vel, gym.set_dof_velocity_target_tensor_indexed)):
+                setter(sim, gymtorch.unwrap_tensor(-t), gymtorch.unwrap_tensor(every), len(every))
+                setter(sim, gymtorch.unwrap_tensor(t), gymtorch.unwrap_tensor(every), len(every))
+        # (actors in DOMAIN_SIM order: their DOFs follow each other in the tensors)
+        out.append(np.stack([np.concatenate([get(env, a) for env in envs for a in range(gym.get_actor_count(env))])
+                             for get in (gym.get_actor_dof_position_targets, gym.get_actor_dof_velocity_targets)]))
+    np.testing.assert_array_equal(out[0], out[1])
+    np.testing.assert_array_equal(out[0], np.stack([pos.numpy(), vel.numpy()]))
+    bad = torch.zeros(n)
+    bad[gym.get_actor_dof_index(envs[2], 2, 1, gymapi.DOMAIN_SIM)] = float("nan")
+    gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(bad))
+    with pytest.raises(GymlikeError, match=r"DOF actuation forces given for env\(s\) \[?2"):
+        gym.simulate(sim)
+
+
 def test_position_targets_persist_and_efforts_last_one_step(gym):
     sim = make_sim(gym, "physx", ground=False, gravity=0.0, dt=1 / 120, substeps=1)
     asset = gym.load_asset(sim, ASSETS, "urdf/cartpole.urdf", options(fix_base_link=True))

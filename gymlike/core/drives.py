@@ -51,6 +51,30 @@ def write(sim, kind, src, ids, count, *, local=False, accumulate=False, launch=N
         _wp().launch(K.write_dof_values, dim=count, inputs=list(args), device=sim.device)
 
 
+def write_all_host(sim, kind, values, views):
+    """Every DOF's values (float32 numpy, DOMAIN_SIM order) as `write` writes them for all
+    actors, by numpy on the CPU (the Warp tables' memory; `views`: a dict the caller keeps for
+    the numpy views): no staging copy, no launch. False,
+    with nothing written, when a value is NaN/inf or beyond kernels.BAD_INPUT_LIMIT: `write`
+    then writes them and flags their envs for the NaN guard."""
+    if not (np.abs(values) <= float(K.BAD_INPUT_LIMIT)).all():       # (NaN: False)
+        return False
+    d, c, h = sim.dev, sim.control, sim.host
+    dst = {"pos_target": c.joint_target_q, "vel_target": c.joint_target_qd, "actuation": d.dof_effort}[kind]
+    v = views.get(kind)
+    if v is None or v[0] is not dst:
+        index = {"pos_target": h.dof_q, "vel_target": h.dof_qd, "actuation": None}[kind]
+        if index is not None and np.array_equal(index, np.arange(len(index))):
+            index = None
+        v = views[kind] = (dst, dst.numpy(), slice(None) if index is None else index)
+    v[1][v[2]] = values
+    if kind == "actuation":
+        d.efforts_pending = True
+    elif (cs := mjc.c_step(sim.solver)) is not None:
+        cs.targets_written()
+    return True
+
+
 def _write_actor(actor, kind, values, accumulate=False):
     sim = actor.env.sim
     wp = _wp()

@@ -112,6 +112,7 @@ class TensorAPI:
         self.launch = Launcher(dev)                 # recorded launches of the per-step kernels
         self.torch_device = torch.device(dev)
         self._staging = {}                          # gymlike-owned copies of setter inputs (see as_array)
+        self._host_views = {}                       # numpy views of the DOF value tables (drives.write_all_host)
         # zero-quaternion rows of the state setters (refuse_zero_quaternions): the first one
         # listed, or NO_ROW; read on the host only where that costs no device sync
         self.refused = wp.array([TK.NO_ROW], dtype=wp.int32, device=dev)
@@ -335,7 +336,14 @@ class TensorAPI:
     def set_dof_values(self, kind, tensor, indices, count, what):
         """kind: 'pos_target' | 'vel_target' | 'actuation'."""
         from . import drives
-        src = self.as_array(tensor, what, self.n_dof, arg="forces" if kind == "actuation" else "targets")
+        arg = "forces" if kind == "actuation" else "targets"
+        if indices is ALL and self.report_now and self.n_dof:
+            # (CPU, every DOF: a numpy copy into the table when every value is sane; else the
+            # kernel below writes them and flags their envs for the NaN guard)
+            v = self.checked(tensor, what, self.n_dof, arg=arg).detach().numpy().reshape(-1)
+            if drives.write_all_host(self.sim, kind, v, self._host_views):
+                return True
+        src = self.as_array(tensor, what, self.n_dof, arg=arg)
         ids, _, n = self.targets(indices, count, what)
         if n and self.n_dof:
             drives.write(self.sim, kind, src, ids, n, launch=self.launch)
