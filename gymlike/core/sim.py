@@ -480,7 +480,7 @@ class Sim:
         rather than at each write (a reset writes many); forward kinematics of the articulations
         `arts[:n]` (Warp int32, -1 entries skipped) of every such write, of all when one gives
         None."""
-        if self._graphs is None:
+        if self._graphs is None or self._graphs.model is not self.model:
             self._graphs = _Kinematics(self)
         if self._state_sync != self._forward_kinematics:     # (one pending pass covers every write)
             self.sync_state()
@@ -557,7 +557,7 @@ class _Kinematics:
 
     def __init__(self, sim):
         from .launch import Graphs, Launcher
-        self.sim = sim
+        self.model = sim.model
         self.graphs = Graphs(sim.device)
         self.launch = Launcher(sim.device)
         self.mask = _wp().zeros(max(1, int(sim.model.articulation_count)), dtype=_wp().bool, device=sim.device)
@@ -579,9 +579,8 @@ class _Kinematics:
             self.marked = True
 
     def run(self, st):
-        sim = self.sim
         mask = None if self.everything else self.mask
-        self.graphs(("fk", id(st), mask is None), _newton().eval_fk, sim.model, st.joint_q, st.joint_qd, st, mask)
+        self.graphs(("fk", id(st), mask is None), _newton().eval_fk, self.model, st.joint_q, st.joint_qd, st, mask)
         self.start()
 
 
