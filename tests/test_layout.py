@@ -116,6 +116,27 @@ def test_layers_import_only_downward():
     assert ("gymlike.render.looks", False) in {(d, top) for d, _, top in imports_of(known["gymlike.gymapi"], known)}
 
 
+def test_no_gymlike_data_or_methods_set_on_newton_builders():
+    """Importers return what they learn instead of leaving it on Newton's builder, and no
+    builder method is replaced on an instance (core/assets/urdf.py subclasses ModelBuilder
+    for what it changes)."""
+    offenders = []
+    for folder, _, files in os.walk(PKG):
+        for f in files:
+            if not f.endswith(".py"):
+                continue
+            path = os.path.join(folder, f)
+            for node in ast.walk(ast.parse(open(path).read())):
+                targets = node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                for t in targets:
+                    for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                        if isinstance(el, ast.Attribute) and (el.attr.startswith(("_gymlike", "add_"))
+                                                              or el.attr == "finalize"):
+                            offenders.append(f"{os.path.relpath(path, PKG)}:{node.lineno} sets .{el.attr}")
+    assert offenders == []
+
+
 def test_stub_table_methods_are_the_generated_ones():
     source = open(gymapi.__file__).read()
     for name, (status, params, reason) in stubs.STUBS.items():
