@@ -36,7 +36,7 @@ from .core.runtime import serialized as _serialized, call_name
 _enums.export_members(globals())
 
 # Opaque handle types, as in Isaac Gym (isinstance checks in user code keep working).
-from .core.asset import Asset  # noqa: E402
+from .core.assets.record import Asset  # noqa: E402
 from .core.sim import Env, Sim  # noqa: E402
 
 
@@ -103,33 +103,33 @@ class Gym:
     # ================================================================== assets
     def load_asset(self, sim, rootpath, filename, options=None):
         """Load a URDF (.urdf), MJCF (.xml) or USD (.usd/.usda/.usdc) file, parsed once."""
-        from .core.asset import load_asset_file
+        from .core.assets.load import load_asset_file
         return _register(sim, load_asset_file(_h.sim_of(sim), rootpath, filename, options))
 
     def load_urdf(self, sim, rootpath, filename, options=None):
-        from .core.asset import load_asset_file
+        from .core.assets.load import load_asset_file
         return _register(sim, load_asset_file(_h.sim_of(sim), rootpath, filename, options, "urdf"))
 
     def load_mjcf(self, sim, rootpath, filename, options=None):
-        from .core.asset import load_asset_file
+        from .core.assets.load import load_asset_file
         return _register(sim, load_asset_file(_h.sim_of(sim), rootpath, filename, options, "mjcf"))
 
     def load_usd(self, sim, rootpath, filename, options=None):
-        from .core.asset import load_asset_file
+        from .core.assets.load import load_asset_file
         return _register(sim, load_asset_file(_h.sim_of(sim), rootpath, filename, options, "usd"))
 
     def create_box(self, sim, width, height, depth, options=None):
-        from .core.asset import create_primitive
+        from .core.assets.load import create_primitive
         return _register(sim, create_primitive(_h.sim_of(sim), "box",
                                                dict(width=width, height=height, depth=depth), options))
 
     def create_sphere(self, sim, radius, options=None):
-        from .core.asset import create_primitive
+        from .core.assets.load import create_primitive
         return _register(sim, create_primitive(_h.sim_of(sim), "sphere", dict(radius=radius), options))
 
     def create_capsule(self, sim, radius, width, options=None):
         """Capsule along X; `width` is the length of its cylindrical part."""
-        from .core.asset import create_primitive
+        from .core.assets.load import create_primitive
         return _register(sim, create_primitive(_h.sim_of(sim), "capsule",
                                                dict(radius=radius, width=width), options))
 
@@ -1047,7 +1047,7 @@ class Gym:
             raise _TypeError(f"{what}: force must be gymapi.Vec3, got None")
         W.apply_body_wrench(a, i, f, None, W.vec3(pos, what, "pos"), _h.space_of(space, what), what)
 
-    # ================================================================== MJCF actuators (core/asset.py)
+    # ================================================================== MJCF actuators (core/assets/mjcf.py)
     def find_actor_actuator_index(self, env, actor, name):
         return self.find_asset_actuator_index(_h.actor_of(env, actor).asset, name)
 

@@ -1,5 +1,5 @@
 """Malformed URDF and MJCF files: each gets a gymlike error naming the file, the line and the
-element (core/asset_check.py), at load_asset, and the failed load adds nothing to the sim.
+element (core/assets/check.py), at load_asset, and the failed load adds nothing to the sim.
 Each case is a file written here; the ones marked in comments failed before with a raw
 exception (StopIteration, RecursionError, ModuleNotFoundError, LinAlgError at prepare_sim...)."""
 

@@ -136,7 +136,7 @@ def truncate(draw, text):
 
 def check_document(tmp_path_factory, text, ext):
     # a document that makes gymlike (or Newton under it) loop forever ends the run with a
-    # traceback instead of hanging it (found: a 1e30 m box, see asset_check.MAX_LENGTH)
+    # traceback instead of hanging it (found: a 1e30 m box, see core/assets/check.py MAX_LENGTH)
     faulthandler.dump_traceback_later(600, exit=True)
     try:
         return _check_document(tmp_path_factory, text, ext)

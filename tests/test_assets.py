@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ASSETS, make_sim, options, pose, write
 from gymlike import gymapi
-from gymlike.core import asset as asset_module
+from gymlike.core.assets import record as asset_module
 from gymlike.core.errors import AssetParseError, GymlikeError
 
 

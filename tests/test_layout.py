@@ -1,6 +1,6 @@
 """The layout promises of the README: importing gymapi is light (no Warp, Newton or torch), the
-engine room has no import cycles, the methods gymlike does not provide come from one table, and
-error messages name the Gym method the user called."""
+engine room has no import cycles and imports nothing above it, the methods gymlike does not
+provide come from one table, and error messages name the Gym method the user called."""
 
 import ast
 import os
@@ -13,7 +13,8 @@ import pytest
 from gymlike import gymapi
 from gymlike.core import stubs
 
-CORE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gymlike", "core")
+PKG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gymlike")
+CORE = os.path.join(PKG, "core")
 
 
 def test_importing_gymapi_loads_no_warp_newton_or_torch():
@@ -23,23 +24,58 @@ def test_importing_gymapi_loads_no_warp_newton_or_torch():
     assert out.stdout.strip() == "[]"
 
 
-def core_imports():
-    """module -> gymlike.core modules it imports at module level (imports inside functions are
-    lazy on purpose and cannot form an import-time cycle)."""
-    mods = {f[:-3] for f in os.listdir(CORE) if f.endswith(".py") and f != "__init__.py"}
-    graph = {}
-    for m in mods:
-        tree = ast.parse(open(os.path.join(CORE, m + ".py")).read())
-        deps = set()
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                deps |= {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
-        graph[m] = deps & mods
-    return graph
+def _module_name(path):
+    rel = os.path.relpath(path, os.path.dirname(PKG))[:-3].replace(os.sep, ".")
+    return rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
+
+
+def gymlike_modules():
+    """Dotted name -> file of every module under gymlike/."""
+    mods = {}
+    for folder, _, files in os.walk(PKG):
+        for f in files:
+            if f.endswith(".py"):
+                mods[_module_name(os.path.join(folder, f))] = os.path.join(folder, f)
+    return mods
+
+
+def imports_of(path, known):
+    """(gymlike module imported, line, at module level) for every import in the file, found by
+    walking the whole tree: an import inside a function runs later, but it is still a dependency."""
+    me = _module_name(path)
+    package = me if path.endswith("__init__.py") else me.rpartition(".")[0]
+    found = []
+
+    def visit(node, top):
+        if isinstance(node, ast.Import):
+            found.extend((a.name, node.lineno, top) for a in node.names if a.name.split(".")[0] == "gymlike")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module
+            if base.split(".")[0] == "gymlike":
+                for a in node.names:       # `from . import x` names a module when x is one
+                    sub = f"{base}.{a.name}"
+                    found.append((sub if sub in known else base, node.lineno, top))
+        top = top and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        for child in ast.iter_child_nodes(node):
+            visit(child, top)
+    visit(ast.parse(open(path).read()), True)
+    return found
+
+
+def _within(name, package):
+    return name == package or name.startswith(package + ".")
 
 
 def test_core_has_no_import_cycles():
-    graph = core_imports()
+    """Counting the imports that run when a core module is imported (module level): imports
+    inside functions are lazy on purpose and cannot form an import-time cycle."""
+    known = gymlike_modules()
+    graph = {m: {d for d, _, top in imports_of(f, known) if top and _within(d, "gymlike.core") and d != m}
+             for m, f in known.items() if _within(m, "gymlike.core")}
     done, path = set(), []
 
     def visit(m):
@@ -47,13 +83,58 @@ def test_core_has_no_import_cycles():
         if m in done:
             return
         path.append(m)
-        for d in sorted(graph[m]):
+        for d in sorted(graph.get(m, ())):
             visit(d)
         path.pop()
         done.add(m)
     for m in sorted(graph):
         visit(m)
-    assert graph["sim"] and "kernels" not in graph["sim"]     # (the check sees real edges)
+    assert graph["gymlike.core.sim"] and "gymlike.core.kernels" not in graph["gymlike.core.sim"]   # real edges
+
+
+# What each layer may import from gymlike, at any level (inside functions too): the engine room
+# stands on its own, rendering on the engine room only; scene files and RL tasks sit on top and
+# do not lean on each other.
+LAYERS = {
+    "gymlike.core": lambda d: _within(d, "gymlike.core"),
+    "gymlike.render": lambda d: _within(d, "gymlike.core") or _within(d, "gymlike.render"),
+    "gymlike.scene": lambda d: not _within(d, "gymlike.envs"),
+    "gymlike.envs": lambda d: not _within(d, "gymlike.scene"),
+}
+
+
+def test_layers_import_only_downward():
+    known = gymlike_modules()
+    offenders = []
+    for m, f in sorted(known.items()):
+        for layer, allowed in LAYERS.items():
+            if _within(m, layer):
+                offenders += [f"{os.path.relpath(f, PKG)}:{line} imports {d}"
+                              for d, line, _ in imports_of(f, known) if not allowed(d)]
+    assert offenders == []
+    # (the walk sees imports inside functions: gymapi's lazy import of render.looks)
+    assert ("gymlike.render.looks", False) in {(d, top) for d, _, top in imports_of(known["gymlike.gymapi"], known)}
+
+
+def test_no_gymlike_data_or_methods_set_on_newton_builders():
+    """Importers return what they learn instead of leaving it on Newton's builder, and no
+    builder method is replaced on an instance (core/assets/urdf.py subclasses ModelBuilder
+    for what it changes)."""
+    offenders = []
+    for folder, _, files in os.walk(PKG):
+        for f in files:
+            if not f.endswith(".py"):
+                continue
+            path = os.path.join(folder, f)
+            for node in ast.walk(ast.parse(open(path).read())):
+                targets = node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                for t in targets:
+                    for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                        if isinstance(el, ast.Attribute) and (el.attr.startswith(("_gymlike", "add_"))
+                                                              or el.attr == "finalize"):
+                            offenders.append(f"{os.path.relpath(path, PKG)}:{node.lineno} sets .{el.attr}")
+    assert offenders == []
 
 
 def test_stub_table_methods_are_the_generated_ones():

@@ -11,6 +11,11 @@ from .errors import GymlikeRuntimeError, warn
 from .runtime import newton as _newton, wp as _wp
 from .tables import DeviceTables, HostTables
 
+# Called with the sim once its model and index tables exist, before properties are written:
+# layers above core register here (render/looks.py applies the colors set before the build),
+# so that core never imports them.
+AFTER_MODEL = []
+
 
 def one_world(sim):
     """Whether all envs share one Newton world (isolated by collision groups) instead of one
@@ -149,8 +154,8 @@ def build_model(sim):
     sim.attach(model=model)
     _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0)
     sim.host.static_shape_seg = static_seg
-    from ..render.looks import apply_all_colors
-    apply_all_colors(sim)              # set_rigid_body_color calls made before the model existed
+    for hook in AFTER_MODEL:
+        hook(sim)
     from . import props
     props.write_all(sim)
     from . import tendons
@@ -237,7 +242,7 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
                                     for a in actors]) if actors else np.zeros((0, 3), np.float32)
     if h.num_bodies != model.body_count:
         raise GymlikeRuntimeError(f"internal: {model.body_count} Newton bodies for {h.num_bodies} gymlike bodies")
-    h.base_shape_color = None
+    h.base_shape_color = model.shape_color.numpy().copy()    # what reset_actor_materials restores
     h.dof_velocity_limit = np.zeros(num_dofs, np.float32)
     sim.attach(host=h)
 

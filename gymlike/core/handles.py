@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .asset import Asset
+from .assets.record import Asset
 from .enums import CoordinateSpace, IndexDomain
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 from .runtime import call_name

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernels as K
-from .asset import UNLIMITED
+from .assets.record import UNLIMITED
 from .enums import RIGID_BODY_DISABLE_GRAVITY, SimType
 from .runtime import newton as _newton, wp as _wp, call_name
 from .types import number
@@ -346,7 +346,7 @@ def shape_props_list(arr):
 def check_shape_props(props, n, what=None):
     """A list of RigidShapeProperties, one per shape -> SHAPE_PROPS_DTYPE array."""
     what = what or call_name()
-    from .asset import SHAPE_PROPS_DTYPE
+    from .assets.record import SHAPE_PROPS_DTYPE
     from .errors import GymlikeTypeError, GymlikeValueError
     from .types import RigidShapeProperties
     if not isinstance(props, (list, tuple)):

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from .asset import Asset
+from .assets.record import Asset
 from .enums import SimType, UpAxis
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from .params import device_ids, plane_params, sim_params

@@ -62,7 +62,7 @@ class HostTables(Declared):
     shape_newton: np.ndarray        # (Isaac Gym shapes,) int32: Newton shape of each Isaac Gym rigid shape
     shape_env: np.ndarray           # (S,) int32: env of each Newton shape, -1 for ground/terrain
     static_shape_seg: dict          # Newton shape -> segmentation id of the ground and terrain
-    base_shape_color: Any           # (S, 3) float32 or None: shape colours before set_rigid_body_color (render/cameras.py)
+    base_shape_color: Any           # (S, 3) float32: shape colours as built, what reset_actor_materials restores (render/looks.py)
 
 
 class DeviceTables(Declared):

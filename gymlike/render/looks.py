@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import build
 from ..core.enums import MeshType
 from ..core.errors import GymlikeValueError
 from ..core.handles import index
@@ -98,12 +99,14 @@ def restore_body_color(sim, actor, body, kind):
 
 
 def apply_all_colors(sim):
-    """Colors set before the model existed (called once the model is built)."""
-    sim.host.base_shape_color = sim.model.shape_color.numpy().copy()
+    """Colors set before the model existed (build_model calls this once the model is built;
+    body_colors are only set through this module, so it is imported whenever there are any)."""
     for a in sim.all_actors():
         for (body, kind), rgb in a.body_colors.items():
             apply_body_color(sim, a, body, kind, rgb)
 
+
+build.AFTER_MODEL.append(apply_all_colors)
 
 
 # ============================================================================ textures

@@ -444,7 +444,7 @@ def _mesh_arrays(geo, scale, source):
 # ============================================================================ exports
 def export_asset(exporter, asset, path, what="export_usd_asset"):
     """Write one asset at its default pose; True on success."""
-    from ..core.asset import Asset
+    from ..core.assets.record import Asset
     exporter = exporter_of(exporter, what)
     if not isinstance(asset, Asset):
         raise GymlikeTypeError(f"{what}: expected an Asset, got {type(asset).__name__}")

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import asset as A
+from ..core.assets.check import check_mjcf
+from ..core.assets.importer import guarded, short_name
+from ..core.assets.urdf import prepare_urdf
 from ..core.runtime import newton as _newton, wp as _wp
 from . import schema as S
 from .schema import SceneError
@@ -139,19 +141,19 @@ def import_asset(spec, a):
         kw["floating"] = a["floating"]
     t = a["type"]
     if t == "urdf":
-        text = A._prepare_urdf(path, spec.base)
+        text = prepare_urdf(path, spec.base)
         kw.update(parse_visuals_as_colliders=a["parse_visuals_as_colliders"], hide_visuals=not a["load_visual_shapes"],
                   joint_ordering="dfs", bodies_follow_joint_ordering=True)
-        A._guarded(path, lambda: b.add_urdf(text, **kw))
+        guarded(path, lambda: b.add_urdf(text, **kw))
     elif t == "mjcf":
-        A.check_mjcf(path)
+        check_mjcf(path)
         kw.update(parse_visuals_as_colliders=a["parse_visuals_as_colliders"], parse_visuals=a["load_visual_shapes"],
                   parse_mujoco_options=False)
-        A._guarded(path, lambda: b.add_mjcf(path, **kw))
+        guarded(path, lambda: b.add_mjcf(path, **kw))
     else:
         kw.update(ignore_paths=a["ignore_paths"] or None, skip_mesh_approximation=a["skip_mesh_approximation"],
                   load_visual_shapes=a["load_visual_shapes"], joint_ordering="dfs", bodies_follow_joint_ordering=True)
-        A._guarded(path, lambda: b.add_usd(path, **kw))
+        guarded(path, lambda: b.add_usd(path, **kw))
     # file values (friction from an MJCF, say) give way to the asset's overrides
     cfg_arrays = {"ke": "shape_material_ke", "kd": "shape_material_kd", "mu": "shape_material_mu",
                   "restitution": "shape_material_restitution", "mu_torsional": "shape_material_mu_torsional",
@@ -168,7 +170,7 @@ def import_asset(spec, a):
             if a["force_show_colliders"]:
                 b.shape_flags[s] |= int(F.VISIBLE)
     for attr in ("body_label", "joint_label", "shape_label"):
-        setattr(b, attr, [f"{a['id']}/{A.short_name(x)}" if x else x for x in getattr(b, attr)])
+        setattr(b, attr, [f"{a['id']}/{short_name(x)}" if x else x for x in getattr(b, attr)])
     piece = Piece(a["id"], t, b, a["path"], path if kind == "file" else None, a["enable_self_collisions"], a["color"])
     if "tau" in a["cfg"] or "tau" in spec.builder["shape"]:
         piece.tau = [a["cfg"].get("tau", spec.builder["shape"].get("tau"))] * len(b.shape_body)

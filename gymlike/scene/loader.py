@@ -68,7 +68,8 @@ def _check_ig_limits(world, spec):
 
 
 def _asset(sim, piece):
-    from ..core import asset as A
+    from ..core.assets.mjcf import Mjcf
+    from ..core.assets.record import Asset
     from ..gymapi import AssetOptions, _register
     o = AssetOptions()
     # the scene's physics is Newton's: no Isaac Gym default damping or speed caps
@@ -80,7 +81,9 @@ def _asset(sim, piece):
         if scale != 1.0:
             raise GymlikeNotImplementedError(f"actor '{piece.name}': set_actor_scale on scene actors is not supported")
         return copy.deepcopy(b)
-    asset = A.Asset(sim, piece.kind if piece.file else "scene", piece.file, o, make)
+    kind = piece.kind if piece.file else "scene"
+    # an MJCF file's joint names and actuators, read as load_asset reads them
+    asset = Asset(sim, kind, piece.file, o, make, Mjcf(piece.file) if kind == "mjcf" else None)
     asset.name = piece.name
     return _register(sim, asset)
 

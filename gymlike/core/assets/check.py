@@ -10,7 +10,7 @@ asset gets an `AssetParseError` naming the file, the line and the element:
     asset '/path/robot.urdf', line 12, <joint name="knee">: child link 'shin' is not defined
 
 Only what would otherwise fail (or silently mean nothing) is checked; what Isaac Gym accepts
-with a fix-up (zero mass, unbalanced inertia) stays a warning at import (asset.py).
+with a fix-up (zero mass, unbalanced inertia) stays a warning at import (fixes.py, mjcf.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import os
 import struct
 import xml.parsers.expat
 
-from .errors import AssetParseError, GymlikeFileNotFoundError, GymlikeNotImplementedError
+from ..errors import AssetParseError, GymlikeFileNotFoundError, GymlikeNotImplementedError
 
 # Newton's importers recurse once per body level (Python's recursion limit ends them near 1,000)
 MAX_DEPTH = 500

@@ -1,0 +1,108 @@
+"""Loading an asset: the format picked from the file name (URDF, MJCF, USD) or a primitive
+(box, sphere, capsule), made into an Asset record."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..errors import GymlikeFileNotFoundError, GymlikeNotImplementedError, GymlikeTypeError, GymlikeValueError
+from ..params import asset_options
+from ..runtime import wp as _wp
+from ..types import AssetOptions, number
+from . import mjcf, urdf
+from .check import MAX_LENGTH
+from .fixes import collapse
+from .importer import guarded, new_builder, up_axis
+from .record import Asset
+
+_URDF_EXT = (".urdf",)
+_MJCF_EXT = (".xml", ".mjcf")
+_USD_EXT = (".usd", ".usda", ".usdc", ".usdz")
+
+
+def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None, kind: str | None = None):
+    options = asset_options(options)
+    if not isinstance(root, str) or not isinstance(filename, str):
+        raise GymlikeTypeError(f"load_asset: rootpath and filename must be strings, got "
+                               f"{type(root).__name__} and {type(filename).__name__}")
+    path = os.path.abspath(os.path.join(root, filename))
+    ext = os.path.splitext(path)[1].lower()
+    if kind is None:
+        if ext in _URDF_EXT:
+            kind = "urdf"
+        elif ext in _MJCF_EXT:
+            kind = "mjcf"
+        elif ext in _USD_EXT:
+            kind = "usd"
+        else:
+            raise GymlikeValueError(
+                f"load_asset: unknown asset extension '{ext}' for '{path}'; expected .urdf, "
+                ".xml/.mjcf (MJCF) or .usd/.usda/.usdc")
+    if not os.path.isfile(path):
+        raise GymlikeFileNotFoundError(f"load_asset: asset file not found: '{path}' "
+                                       f"(root '{root}', filename '{filename}')")
+    # fix_base_link welds the root; otherwise URDF roots float, and MJCF/USD keep what the file
+    # says (a <freejoint>, an authored root joint, or a free jointless body)
+    floating = False if options.fix_base_link else (True if kind == "urdf" else None)
+    up = up_axis(sim)
+    if kind == "urdf":
+        make, info = urdf.importer(path, root, options, up, floating)
+    elif kind == "mjcf":
+        make, info = mjcf.importer(path, options, up, floating)
+    else:
+        make, info = _usd_importer(path, options, up, floating), None
+    return Asset(sim, kind, path, options, make, info)
+
+
+def _usd_importer(path, options, up, floating):
+    def make(scale, self_collisions):
+        if scale != 1.0:
+            raise GymlikeNotImplementedError("set_actor_scale on USD assets is not supported yet")
+        b = new_builder(options, up)
+        guarded(path, lambda: b.add_usd(
+            path, floating=floating, enable_self_collisions=self_collisions,
+            collapse_fixed_joints=False, joint_ordering="dfs",
+            bodies_follow_joint_ordering=True))
+        return collapse(b, options)
+    return make
+
+
+MIN_LENGTH = 1e-6      # m (see create_primitive)
+
+
+def create_primitive(sim, kind, dims, options):
+    what = f"create_{kind}"
+    for k, v in dims.items():
+        size = number(v, f"{what}: {k}")
+        # an infinite size broke the inertia computation (LinAlgError); beyond MAX_LENGTH Newton's
+        # finalize never ends (asset files have the same bound); below MIN_LENGTH the shape is
+        # degenerate (float32 positions a metre from the origin cannot resolve it)
+        if not MIN_LENGTH <= size <= MAX_LENGTH:
+            raise GymlikeValueError(f"{what}: {k} must be a positive, finite length in [{MIN_LENGTH:g}, {MAX_LENGTH:g}] m, "
+                                    f"got {v!r}")
+    options = asset_options(options, what)
+    wp = _wp()
+    up = up_axis(sim)
+
+    def make(scale, self_collisions):
+        b = new_builder(options, up)
+        if options.fix_base_link:
+            body = b.add_link(label=kind)
+            b.add_articulation([b.add_joint_fixed(-1, body)])
+        else:
+            body = b.add_body(label=kind)
+        d = {k: float(v) * scale for k, v in dims.items()}
+        if kind == "box":
+            b.add_shape_box(body, hx=d["width"] / 2, hy=d["height"] / 2, hz=d["depth"] / 2)
+        elif kind == "sphere":
+            b.add_shape_sphere(body, radius=d["radius"])
+        else:
+            # Isaac Gym capsules lie along X; Newton's along Z. `width` is the cylinder part.
+            rot = wp.quat_from_axis_angle(wp.vec3(0.0, 1.0, 0.0), np.pi / 2)
+            b.add_shape_capsule(body, xform=wp.transform(wp.vec3(0.0, 0.0, 0.0), rot),
+                                radius=d["radius"], half_height=d["width"] / 2)
+        return b
+
+    return Asset(sim, kind, None, options, make)

@@ -1,0 +1,292 @@
+"""The Asset record: a parsed asset (a cached Newton sub-builder per scale) plus the Isaac Gym
+view of it: body/joint/DOF/shape names and order, DOF properties, rigid body and shape properties.
+
+Isaac Gym conventions kept here:
+* bodies in Newton's depth-first order (Isaac Gym's order), shapes grouped by body;
+* DOFs exclude the free root joint; an MJCF body with several hinges (one Newton D6 joint)
+  exposes one Isaac Gym joint and DOF per MJCF `<joint>`, named after it;
+* a shape is a *collision* shape (visual-only geometry is not a rigid shape in Isaac Gym).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..enums import DofDriveMode, DofType, JointType
+from ..errors import AssetParseError, GymlikeNotImplementedError, GymlikeValueError, warn
+from ..runtime import newton as _newton
+from ..types import DOF_PROPERTIES_DTYPE, AssetOptions
+from . import fixes
+from .importer import BALL_AXES, short_name
+
+SHAPE_PROPS_DTYPE = np.dtype([
+    ("friction", "<f4"), ("rolling_friction", "<f4"), ("torsion_friction", "<f4"),
+    ("restitution", "<f4"), ("compliance", "<f4"), ("thickness", "<f4"),
+    ("contact_offset", "<f4"), ("rest_offset", "<f4"), ("filter", "<i4"),
+])
+
+UNLIMITED = 1e10  # Newton's "no limit" magnitude (newton.MAXVAL)
+
+
+@dataclass
+class FileInfo:
+    """What the importer of a format knows beyond Newton's builder (mjcf.Mjcf has these
+    fields too): the `<joint>`s of each body as (name, type) in file order, for the DOFs of a Newton
+    D6 joint; the file's actuators; whether it has tendons."""
+    body_joints: dict = field(default_factory=dict)
+    actuators: list = field(default_factory=list)
+    has_tendons: bool = False
+
+
+class Asset:
+    """A parsed asset. `builder(scale)` gives the Newton sub-builder an actor is copied from."""
+
+    _next_id = 0
+
+    def __init__(self, sim, kind: str, path: str | None, options: AssetOptions, make, info=None):
+        self.sim = sim
+        self.kind = kind                  # 'urdf' | 'mjcf' | 'usd' | 'box' | 'sphere' | 'capsule'
+        self.path = path
+        self.options = copy.deepcopy(options)
+        self._make = make                 # (scale, self_collisions) -> newton.ModelBuilder
+        self._info = info if info is not None else FileInfo()   # what the file says beyond the builder
+        self._builders = {}
+        self.id = Asset._next_id
+        Asset._next_id += 1
+        b = self.builder(1.0, True)
+        self._read_metadata(b)
+
+    # ---------------------------------------------------------------- builders (cached)
+    def builder(self, scale: float = 1.0, self_collisions: bool = True):
+        key = (float(scale), bool(self_collisions))
+        b = self._builders.get(key)
+        if b is None:
+            b = self._make(*key)
+            gains = fixes.apply_options(b, self.options)
+            if not self._builders:             # the base variant: its gains are the DOF properties'
+                self._file_gains = gains
+            if self.options.vhacd_enabled:
+                fixes.decompose_meshes(b, self.options.vhacd_params, self.path)
+            fixed = fixes.balance_inertias(b)
+            massless = fixes.give_mass(b)
+            if fixed and not self._builders:     # warn once per asset (the first variant)
+                warn(f"asset '{self.path or self.kind}': inertia of {', '.join(fixed)} breaks the "
+                     "triangle inequality (A + B >= C); its two smaller principal moments were "
+                     "raised to make it physical")
+            if massless and not self._builders:
+                warn(f"asset '{self.path or self.kind}': moving bodies without mass or rotational inertia "
+                     f"({', '.join(massless)}) get {fixes.MASSLESS_MASS} kg and/or {fixes.MASSLESS_INERTIA} kg m^2 "
+                     "(PhysX takes massless links; MuJoCo needs mass and inertia on every body that moves, "
+                     "and XPBD takes a body without mass for an immovable one)")
+            if hasattr(self, "dof_props"):   # variants share the base variant's Isaac Gym view
+                self._check_same_layout(b, key)
+            self._builders[key] = b
+        return b
+
+    def fk_model(self, scale=1.0):
+        """A single-actor CPU model of this asset, for kinematics before the sim is finalized."""
+        cache = self.__dict__.setdefault("_fk_models", {})
+        if scale not in cache:
+            cache[scale] = self.builder(scale, True).finalize(device="cpu")
+        return cache[scale]
+
+    def _check_same_layout(self, b, key):
+        if len(b.body_label) != self.body_count or b.joint_dof_count != self._newton_dof_count:
+            raise GymlikeValueError(
+                f"asset {self.name}: variant {key} has a different layout than the original")
+
+    # ---------------------------------------------------------------- Isaac Gym metadata
+    def _read_metadata(self, b):
+        newton = _newton()
+        JT = newton.JointType
+        self.name = os.path.basename(self.path) if self.path else self.kind
+        self.body_names = [short_name(s) for s in b.body_label]
+        self.body_count = len(self.body_names)
+        self._newton_dof_count = b.joint_dof_count
+        self.newton_joint_count = len(b.joint_type)
+        self.newton_coord_count = b.joint_coord_count
+        if self.body_count == 0:
+            raise AssetParseError(f"asset {self.name}: no rigid bodies found")
+        root_types = [b.joint_type[j] for j in range(len(b.joint_type)) if b.joint_parent[j] == -1]
+        if len(root_types) != 1:
+            raise GymlikeNotImplementedError(
+                f"asset {self.name}: {len(root_types)} root bodies; gymlike supports assets with "
+                "exactly one kinematic tree")
+        self.floating = root_types[0] == JT.FREE
+        file_joints = self._info.body_joints
+
+        joint_names, joint_types, joint_dofs, joint_newton = [], [], [], []   # Isaac Gym joints
+        dof_names, dof_types, dof_qd, dof_q, dof_joint = [], [], [], [], []
+        q_start = list(b.joint_q_start) + [b.joint_coord_count]
+        qd_start = list(b.joint_qd_start) + [b.joint_dof_count]
+        for j, jt in enumerate(b.joint_type):
+            if b.joint_parent[j] == -1 and jt in (JT.FIXED, JT.FREE):
+                continue                   # a root fixed to the world or free is not an IG joint
+            label = short_name(b.joint_label[j])
+            nlin, nang = b.joint_dof_dim[j]
+            qd0, q0 = qd_start[j], q_start[j]
+            if jt == JT.BALL:
+                raise GymlikeNotImplementedError(
+                    f"asset {self.name}: ball joint '{label}' (DOF positions of ball joints are "
+                    "not mapped yet); use three hinges instead")
+            if jt == JT.FREE:  # (a free root was skipped above)
+                raise GymlikeNotImplementedError(
+                    f"asset {self.name}: free joint '{label}' below the root is not supported")
+            if jt in (JT.FIXED,):
+                joint_names.append(label)
+                joint_newton.append(j)
+                joint_types.append(JointType.JOINT_FIXED)
+                joint_dofs.append([])
+                continue
+            child = short_name(b.body_label[b.joint_child[j]])
+            if jt == JT.D6:
+                names = file_joints.get(child)
+                # Newton orders a D6 joint's DOFs linear first, then angular.
+                if names is not None and len(names) == nlin + nang:
+                    lin = [n for n, t in names if t == "slide"]
+                    ang = [n for n, t in names if t != "slide"]
+                    per_dof = lin + ang
+                    if len(lin) != nlin:
+                        per_dof = [f"{label}_{k}" for k in range(nlin + nang)]
+                else:
+                    per_dof = [f"{label}_{k}" for k in range(nlin + nang)]
+                kinds = [t for _, t in names] if names is not None and len(names) == nlin + nang else []
+                kinds = [t for t in kinds if t == "slide"] + [t for t in kinds if t != "slide"]
+                for k in range(nlin + nang):
+                    if k < len(kinds) and kinds[k] == "ball":       # an MJCF ball: one joint, 3 DOFs
+                        if per_dof[k].endswith(BALL_AXES[0]):
+                            joint_names.append(per_dof[k][:-len(BALL_AXES[0])])
+                            joint_newton.append(j)
+                            joint_types.append(JointType.JOINT_BALL)
+                            joint_dofs.append([])
+                        joint_dofs[-1].append(len(dof_names))
+                    else:
+                        joint_names.append(per_dof[k])
+                        joint_newton.append(j)
+                        joint_types.append(JointType.JOINT_PRISMATIC if k < nlin else JointType.JOINT_REVOLUTE)
+                        joint_dofs.append([len(dof_names)])
+                    dof_names.append(per_dof[k])
+                    dof_types.append(DofType.DOF_TRANSLATION if k < nlin else DofType.DOF_ROTATION)
+                    dof_qd.append(qd0 + k)
+                    dof_q.append(q0 + k)
+                    dof_joint.append(len(joint_names) - 1)
+                continue
+            if jt == JT.REVOLUTE:
+                ig_type, dtype = JointType.JOINT_REVOLUTE, DofType.DOF_ROTATION
+            elif jt == JT.PRISMATIC:
+                ig_type, dtype = JointType.JOINT_PRISMATIC, DofType.DOF_TRANSLATION
+            else:
+                raise GymlikeNotImplementedError(
+                    f"asset {self.name}: joint '{label}' of Newton type {JT(jt).name} is not supported")
+            joint_names.append(label)
+            joint_newton.append(j)
+            joint_types.append(ig_type)
+            joint_dofs.append([len(dof_names)])
+            dof_names.append(label)
+            dof_types.append(dtype)
+            dof_qd.append(qd0)
+            dof_q.append(q0)
+            dof_joint.append(len(joint_names) - 1)
+
+        self.joint_names, self.joint_types, self.joint_dofs = joint_names, joint_types, joint_dofs
+        self.joint_newton = np.asarray(joint_newton, np.int32)  # IG joint -> Newton joint (local)
+        self.dof_names, self.dof_types = dof_names, dof_types
+        self.dof_count = len(dof_names)
+        self.joint_count = len(joint_names)
+        self.dof_qd = np.asarray(dof_qd, np.int32)      # Newton DOF index (local to the asset)
+        self.dof_q = np.asarray(dof_q, np.int32)        # Newton coordinate index (local)
+        self.dof_joint = np.asarray(dof_joint, np.int32)
+
+        # collision shapes, grouped by body (Isaac Gym's rigid shape order)
+        collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
+        shapes = [s for s in range(len(b.shape_body)) if b.shape_flags[s] & collide and b.shape_body[s] >= 0]
+        shapes.sort(key=lambda s: (b.shape_body[s], s))
+        self.shape_newton = np.asarray(shapes, np.int32)  # IG shape -> Newton shape (local)
+        self.shape_count = len(shapes)
+        shape_body = np.asarray([b.shape_body[s] for s in shapes], np.int32)
+        self.body_shape_start = np.searchsorted(shape_body, np.arange(self.body_count)).astype(np.int32)
+        self.body_shape_count = np.bincount(shape_body, minlength=self.body_count).astype(np.int32)
+
+        self.dof_props = self._default_dof_props(b)
+        self.actuators = [a for a in self._info.actuators if a["joint"] in self.dof_names]
+        self.has_tendons = bool(self._info.has_tendons)
+        from ..tendons import AssetTendons
+        self.tendons = (AssetTendons(b, lambda j: short_name(b.joint_label[j]), self.options.tendon_limit_stiffness)
+                        if "mujoco:tendon_type" in b.custom_attributes else None)
+        if self.options.default_dof_drive_mode == DofDriveMode.DOF_MODE_NONE:
+            # Isaac Gym takes the drive mode of MJCF joints with a <motor> from the file: effort
+            for act in self.actuators:
+                if act["type"] == "motor":
+                    self.dof_props["driveMode"][self.dof_names.index(act["joint"])] = DofDriveMode.DOF_MODE_EFFORT
+        self.shape_props = self._default_shape_props(b)
+        self.body_mass = np.asarray(b.body_mass, np.float64)
+        self.body_com = np.asarray([tuple(c) for c in b.body_com], np.float64).reshape(-1, 3)
+        self.body_inertia = np.asarray([np.array(i, np.float64).reshape(3, 3) for i in b.body_inertia]).reshape(-1, 3, 3)
+        self.body_flags = np.zeros(self.body_count, np.int32)
+        if self.options.disable_gravity:
+            from ..enums import RIGID_BODY_DISABLE_GRAVITY
+            self.body_flags[:] = RIGID_BODY_DISABLE_GRAVITY
+
+    def _default_dof_props(self, b):
+        p = np.zeros(self.dof_count, DOF_PROPERTIES_DTYPE)
+        if self.dof_count == 0:
+            return p
+        qd = self.dof_qd
+        lower = np.asarray(b.joint_limit_lower, np.float64)[qd]
+        upper = np.asarray(b.joint_limit_upper, np.float64)[qd]
+        limited = (lower > -UNLIMITED * 0.5) | (upper < UNLIMITED * 0.5)
+        p["hasLimits"] = limited
+        p["lower"] = np.where(limited, lower, -np.finfo(np.float32).max)
+        p["upper"] = np.where(limited, upper, np.finfo(np.float32).max)
+        p["driveMode"] = int(self.options.default_dof_drive_mode)
+        p["velocity"] = np.asarray(b.joint_velocity_limit, np.float64)[qd]
+        p["effort"] = np.asarray(b.joint_effort_limit, np.float64)[qd]
+        # File stiffness/damping become the drive gains (Isaac Gym semantics): they act in
+        # POS/VEL mode only; Newton's passive spring/damper is zeroed in fixes.apply_options.
+        stiffness, damping = self._file_gains
+        p["stiffness"] = np.asarray(stiffness, np.float64)[qd]
+        p["damping"] = np.asarray(damping, np.float64)[qd]
+        p["friction"] = np.asarray(b.joint_friction, np.float64)[qd]
+        p["armature"] = np.asarray(b.joint_armature, np.float64)[qd]
+        return p
+
+    def _default_shape_props(self, b):
+        p = np.zeros(self.shape_count, SHAPE_PROPS_DTYPE)
+        s = self.shape_newton
+        if self.shape_count == 0:
+            return p
+        p["friction"] = np.asarray(b.shape_material_mu, np.float64)[s]
+        p["rolling_friction"] = np.asarray(b.shape_material_mu_rolling, np.float64)[s]
+        p["torsion_friction"] = np.asarray(b.shape_material_mu_torsional, np.float64)[s]
+        p["restitution"] = np.asarray(b.shape_material_restitution, np.float64)[s]
+        p["thickness"] = self.options.thickness        # Flex-only notion, stored
+        # the values Newton uses: detection gap and contact margin of each shape
+        p["contact_offset"] = np.asarray(b.shape_gap, np.float64)[s]
+        p["rest_offset"] = np.asarray(b.shape_margin, np.float64)[s]
+        p["filter"] = 0
+        return p
+
+    # ---------------------------------------------------------------- look-ups
+    def body_index(self, name):
+        return self.body_names.index(name) if name in self.body_names else -1
+
+    def dof_index(self, name):
+        return self.dof_names.index(name) if name in self.dof_names else -1
+
+    def joint_index(self, name):
+        return self.joint_names.index(name) if name in self.joint_names else -1
+
+    def describe(self):
+        """debug_print_asset's text: bodies, joints and DOFs with their types."""
+        lines = [repr(self), "bodies:"] + [f"  {i}: {n}" for i, n in enumerate(self.body_names)]
+        lines += ["joints:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(self.joint_names, self.joint_types))]
+        lines += ["dofs:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(self.dof_names, self.dof_types))]
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return (f"<gymlike Asset '{self.name}': {self.body_count} bodies, {self.joint_count} joints, "
+                f"{self.dof_count} dofs, {self.shape_count} shapes>")
