@@ -20,6 +20,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from .asset_check import MAX_LENGTH, check_mesh_file, check_mjcf, check_urdf
+from .collision import as_physx_shapes
 from .enums import DofDriveMode, DofType, JointType
 from .errors import (AssetParseError, GymlikeError, GymlikeFileNotFoundError, GymlikeNotImplementedError,
                      GymlikeTypeError, GymlikeValueError)
@@ -74,6 +75,7 @@ class Asset:
             _apply_options(b, self.options)
             if self.options.vhacd_enabled:
                 _decompose_meshes(b, self.options.vhacd_params, self.path)
+            as_physx_shapes(b, self.sim, self._make)     # PhysX's convex hulls and contact offset
             fixed = _balance_inertias(b)
             massless = _give_mass(b)
             if fixed and not self._builders:     # warn once per asset (the first variant)

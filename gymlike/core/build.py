@@ -83,6 +83,9 @@ def build_model(sim):
 
     up = newton.Axis.Y if sim.params.up_axis == UpAxis.UP_AXIS_Y else newton.Axis.Z
     b = newton.ModelBuilder(up_axis=up)
+    from .collision import contact_offset
+    if contact_offset(sim) is not None:     # ground and terrain: PhysX's contact offset (collision.py)
+        b.rigid_gap = contact_offset(sim)
     actors = sim.all_actors()
     if any(a.asset.tendons is not None for a in actors):
         from .tendons import register
