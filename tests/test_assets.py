@@ -93,8 +93,8 @@ def test_mesh_assets_load_with_their_geometry(gym):
     a = gym.load_asset(sim, ASSETS, "urdf/mesh_objects/mesh_box.urdf", options())
     assert gym.get_asset_rigid_shape_count(a) == 1
     b = a.builder()
-    mesh_shapes = [s for s, t in enumerate(b.shape_type) if int(t) == 8]  # GeoType.MESH
-    assert len(mesh_shapes) >= 2            # collision + visual meshes (.obj and package:// .dae)
+    mesh_shapes = [s for s, t in enumerate(b.shape_type) if int(t) in (8, 10)]  # GeoType.MESH, CONVEX_MESH
+    assert len(mesh_shapes) >= 2            # collision (its convex hull on SIM_PHYSX) + visual meshes (.obj and package:// .dae)
     env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
     gym.create_actor(env, a, pose(z=0.5), "mesh", 0, 0)
     for _ in range(120):

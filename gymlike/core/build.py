@@ -88,6 +88,9 @@ def build_model(sim):
 
     up = newton.Axis.Y if sim.params.up_axis == UpAxis.UP_AXIS_Y else newton.Axis.Z
     b = newton.ModelBuilder(up_axis=up)
+    from .collision import contact_offset
+    if contact_offset(sim) is not None:     # ground and terrain: PhysX's contact offset (collision.py)
+        b.rigid_gap = contact_offset(sim)
     actors = sim.all_actors()
     if any(a.asset.tendons is not None for a in actors):
         from .tendons import register
@@ -375,17 +378,25 @@ def _asset_files(sim):
     return "assets: " + ", ".join(files[:4]) + (f" and {len(files) - 4} more" if len(files) > 4 else "")
 
 
+PARTS_PER_BODY = 8     # shapes of one body that count towards the contact capacity (_mujoco_capacity)
+
+
 def _mujoco_capacity(sim, cone="elliptic"):
     """Per-world contact and constraint capacity. MuJoCo-Warp's defaults overflow (and the state
     turns NaN) when a legged robot lies on the ground with all its shapes touching; size from
     the colliding shapes of one env instead: 16 contacts per shape (MuJoCo-Warp keeps contacts
-    within Newton's 0.1 m contact gap: a 0.1 m box resting on the ground has all 8 corners
-    there, packed boxes touch several neighbours, 14 per box measured; Newton's pipeline also
-    reports several per shape), constraint rows per contact (3 with elliptic cones, 4 with
-    pyramidal ones, condim 3) plus limit and friction-loss rows per DOF. What still does not
-    fit is reported (observables.check_capacity)."""
+    within the contact gap, Isaac Gym's contact offset: with Newton's 0.1 m a 0.1 m box resting
+    on the ground had all 8 corners there and packed boxes 14 contacts each; Newton's pipeline
+    also reports several per shape), constraint rows per contact (3 with elliptic cones, 4 with
+    pyramidal ones, condim 3) plus limit and friction-loss rows per DOF. A body's shapes count
+    at most PARTS_PER_BODY times: a convex decomposition touches with a few of its parts at a
+    time, and MuJoCo-Warp's step time grows with its capacity (Trifinger, 768 convex parts on
+    13 finger links: 301 ms of solver per step at 4 envs with room for 53,504 contacts, 107 ms
+    with 2,000, for the ~60 contacts per env it makes). What still does not fit is reported
+    (observables.check_capacity)."""
     def per_env(env):
-        shapes = sum(a.asset.shape_count for a in env.actors) + len(sim.planes) + len(sim.static_meshes)
+        shapes = sum(int(np.minimum(a.asset.body_shape_count, PARTS_PER_BODY).sum()) for a in env.actors) \
+            + len(sim.planes) + len(sim.static_meshes)
         dofs = sum(a.asset._newton_dof_count for a in env.actors)
         return max(48, 16 * shapes), dofs
     sizes = [per_env(e) for e in sim.envs] or [(48, 0)]

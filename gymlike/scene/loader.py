@@ -81,6 +81,7 @@ def _asset(sim, piece):
         if scale != 1.0:
             raise GymlikeNotImplementedError(f"actor '{piece.name}': set_actor_scale on scene actors is not supported")
         return copy.deepcopy(b)
+    make.newton_shapes = True          # the scene's own gaps and meshes (core/collision.py)
     kind = piece.kind if piece.file else "scene"
     # an MJCF file's joint names and actuators, read as load_asset reads them
     asset = Asset(sim, kind, piece.file, o, make, Mjcf(piece.file) if kind == "mjcf" else None)
@@ -334,8 +335,9 @@ def _ground(gym, sim, spec):
     fields = {k: d[k] for k in ("ke", "kd", "gap", "margin") if k in d}
     if "tau" in d:
         fields["kd"] = d["tau"] * d.get("ke", 2500.0)
-    if "gap" not in fields and spec.builder["rigid_gap"] is not None:
-        fields["gap"] = spec.builder["rigid_gap"]
+    if "gap" not in fields:            # (a SIM_PHYSX sim's ground has Isaac Gym's contact offset)
+        gap = spec.builder["rigid_gap"]
+        fields["gap"] = W._newton().ModelBuilder().rigid_gap if gap is None else gap
 
     def finish():
         from ..core import props

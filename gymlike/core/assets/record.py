@@ -20,6 +20,7 @@ from ..enums import DofDriveMode, DofType, JointType
 from ..errors import AssetParseError, GymlikeNotImplementedError, GymlikeValueError, warn
 from ..runtime import newton as _newton
 from ..types import DOF_PROPERTIES_DTYPE, AssetOptions
+from ..collision import as_physx_shapes
 from . import fixes
 from .importer import BALL_AXES, short_name
 
@@ -71,6 +72,7 @@ class Asset:
                 self._file_gains = gains
             if self.options.vhacd_enabled:
                 fixes.decompose_meshes(b, self.options.vhacd_params, self.path)
+            as_physx_shapes(b, self.sim, self._make)     # PhysX's convex hulls and contact offset
             fixed = fixes.balance_inertias(b)
             massless = fixes.give_mass(b)
             if fixed and not self._builders:     # warn once per asset (the first variant)
