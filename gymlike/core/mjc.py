@@ -159,7 +159,8 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     # ------------------------------------------------------------------ the batch
     def _make_batch(self, model, state=None):
-        # Newton's contact gap (Isaac Gym's contact_offset, 0.1 m by default) becomes MuJoCo's
+        # Newton's contact gap (Isaac Gym's contact_offset: physx.contact_offset on SIM_PHYSX,
+        # core/collision.py; 0.1 m for Newton's own shapes) becomes MuJoCo's
         # geom gap, within which MuJoCo makes contacts its solver ignores: wasted work, and on a
         # fine heightfield they fill the 50 contacts MuJoCo keeps per geom pair so that the real
         # one is lost (quadrupeds fell through terrain). The C step collides without it (here
