@@ -54,9 +54,9 @@ def write(sim, kind, src, ids, count, *, local=False, accumulate=False, launch=N
 def write_all_host(sim, kind, values, views):
     """Every DOF's values (float32 numpy, DOMAIN_SIM order) as `write` writes them for all
     actors, by numpy on the CPU (the Warp tables' memory; `views`: a dict the caller keeps for
-    the numpy views): no staging copy, no launch. False,
-    with nothing written, when a value is NaN/inf or beyond kernels.BAD_INPUT_LIMIT: `write`
-    then writes them and flags their envs for the NaN guard."""
+    the numpy views): no staging copy, no launch. False, with nothing written, when a value is
+    NaN/inf or beyond kernels.BAD_INPUT_LIMIT: `write` then writes them and flags their envs
+    for the NaN guard."""
     if not (np.abs(values) <= float(K.BAD_INPUT_LIMIT)).all():       # (NaN: False)
         return False
     d, c, h = sim.dev, sim.control, sim.host
