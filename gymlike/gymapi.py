@@ -62,7 +62,7 @@ class Gym:
 
     # ================================================================== sims
     def create_sim(self, compute_device=0, graphics_device=0, type=_enums.SimType.SIM_PHYSX, params=None):
-        """Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX -> Newton XPBD."""
+        """Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX -> Newton XPBD (VBD with soft bodies or cloth)."""
         return Sim(self, compute_device, graphics_device, type, params if params is not None else SimParams())
 
     def destroy_sim(self, sim):
@@ -1088,7 +1088,7 @@ class Gym:
         _viewer().draw_env_rigid_contacts(viewer, env, color, scale, flag)
 
     def draw_env_soft_contacts(self, viewer, env, color, scale, flag, arg5=None):
-        """Accepted; draws nothing (gymlike has no soft bodies, so there are no soft contacts)."""
+        """Accepted; draws nothing (the soft contacts are listed by get_soft_contacts)."""
         _viewer().draw_env_soft_contacts(viewer, env, color, scale, flag)
 
     def draw_viewer(self, viewer, sim, render_collision=True):
@@ -1230,6 +1230,7 @@ class Gym:
             _h.actor_of(env, actor).asset, tendon, joint)
 
     def get_actor_soft_body_count(self, env, actor):
+        """Soft bodies of the actor (those of its asset)."""
         return len(_h.actor_of(env, actor).asset.soft_bodies)
 
     # ================================================================== deformables (SIM_FLEX: core/deformables.py)
@@ -1264,6 +1265,7 @@ class Gym:
         return _D().set_actor_materials(_h.actor_of(env, actor), materials)
 
     def get_sim_tetrahedra_count(self, sim):
+        """Tetrahedra of every soft body in the sim."""
         what = call_name()
         return len(_D().of(_h.sim_of(sim, what), what).tets)
 
@@ -1273,6 +1275,7 @@ class Gym:
         return _D().of(_h.sim_of(sim, what), what).tetrahedra()
 
     def get_sim_triangle_count(self, sim):
+        """Triangles of the soft bodies' surfaces and of the cloths."""
         what = call_name()
         return len(_D().of(_h.sim_of(sim, what), what).tris)
 
@@ -1311,6 +1314,7 @@ class Gym:
         return _D().of(_h.sim_of(sim, what), what).acquire()
 
     def refresh_particle_state_tensor(self, sim):
+        """Fill the particle state tensor from the current state."""
         what = call_name()
         s = _h.sim_of(sim, what)
         _D().refuse_physx(s, what)

@@ -271,3 +271,44 @@ def test_bad_grid_arguments():
     with pytest.raises(ValueError, match="spacing"):
         gym.create_cloth_grid(sim, 3, 3, 0.0, 0.1)
     assert sim.assets == []
+
+
+def test_rigid_box_rests_on_a_soft_cube():
+    # two-way coupling: a 0.9 kg plate (wider than the cube, so that it lies on all 9 top
+    # particles) dropped on a soft cube comes to rest on its top face, held up by the cube
+    sim = _sim(substeps=4)
+    side = 0.2
+    grid = gym.create_tet_grid(sim, _material(e=2e4), 2, 2, 2, side / 2, side / 2, side / 2, RHO,
+                               False, False, False, False)
+    o = gymapi.AssetOptions()
+    o.density = 100.0
+    box = gym.create_box(sim, 0.3, 0.3, 0.1, o)
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, grid, gymapi.Transform(gymapi.Vec3(-side / 2, -side / 2, 0.0)), "cube", 0, 0)
+    gym.create_actor(env, box, gymapi.Transform(gymapi.Vec3(0.0, 0.0, side + 0.1)), "box", 0, 0)
+    gym.prepare_sim(sim)
+    for _ in range(60):
+        gym.simulate(sim)
+    pt = gymtorch.wrap_tensor(gym.acquire_particle_state_tensor(sim))
+    gym.refresh_particle_state_tensor(sim)
+    rs = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+    gym.refresh_actor_root_state_tensor(sim)
+    top = float(pt[:, 2].max())
+    box_z = float(rs[1, 2])
+    print(f"plate bottom {box_z - 0.05:.4f} m, cube top {top:.4f} m")
+    assert abs(box_z - 0.05 - top) < 0.015         # the plate's bottom face lies on the cube's top
+    assert box_z > side * 0.8                      # ... held up by the cube, not fallen through it
+    assert float(rs[1, 9].abs()) < 0.05            # at rest
+
+
+def test_flex_sim_without_deformables_has_an_empty_particle_tensor():
+    sim = _sim()
+    box = gym.create_box(sim, 0.1, 0.1, 0.1)
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, box, gymapi.Transform(gymapi.Vec3(0, 0, 0.05)), "box", 0, 0)
+    t = gymtorch.wrap_tensor(gym.acquire_particle_state_tensor(sim))
+    assert tuple(t.shape) == (0, 7)
+    assert gym.refresh_particle_state_tensor(sim)
+    assert gym.get_sim_tetrahedra_count(sim) == 0 and gym.get_sim_triangles(sim) == ([], [], [])
+    assert len(gym.get_soft_contacts(sim)) == 0
+    assert type(sim.solver).__name__ == "SolverXPBD"     # rigid-only SIM_FLEX sims keep XPBD

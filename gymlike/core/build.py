@@ -164,8 +164,7 @@ def build_model(sim):
                                   f"{type(e).__name__}: {e}") from e
     sim.attach(model=model)
     _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0)
-    sim.deformables = None
-    if soft:
+    if sim.type == SimType.SIM_FLEX:           # (particle tables, empty without soft bodies)
         from . import deformables
         deformables.on_model(sim, actors, a_p0)
     sim.host.static_shape_seg = static_seg

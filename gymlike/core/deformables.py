@@ -40,8 +40,6 @@ DK = LazyModule("gymlike.core.deformable_kernels")
 
 REFUSED_ON_PHYSX = ("soft bodies, cloth and particles need a SIM_FLEX sim (Newton's VBD solver); SIM_PHYSX sims "
                     "step on Newton's MuJoCo solver, which has no deformables")
-PNEUMATICS = ("pneumatic soft actuators (FleX's pressure constraints) have no counterpart in Newton 1.8: it has "
-              "no pressure or volume constraint for closed meshes")
 
 PARTICLE_COLS = 7
 SOFT_CONTACT_KE = 1e6       # N/m: particle contact stiffness (Newton's default, 1e3, lets a heavy soft body sink)
@@ -375,8 +373,7 @@ class Deformables:
         if len(self.tets) != int(m.tet_count):
             raise GymlikeRuntimeError(f"internal: {int(m.tet_count)} Newton tetrahedra for {len(self.tets)}")
         # the first tetrahedron of each actor in Newton's tet arrays (materials are written there)
-        self.rest_q = wp.clone(m.particle_q)
-        self.rest_inv_mass = m.particle_inv_mass.numpy().copy()
+        self.rest_q = wp.clone(m.particle_q) if self.num_particles else None
         self.rest_poses = m.tet_poses.numpy().astype(np.float64) if m.tet_count else np.zeros((0, 3, 3))
         part_actor = np.repeat(np.arange(n_act), self.actor_np).astype(np.int32)
         origin = np.concatenate([np.repeat(a.env.origin[None], int(n), 0) for a, n in zip(actors, self.actor_np)]
@@ -495,7 +492,7 @@ class Deformables:
     def soft_contacts(self):
         """Isaac Gym's SoftContact records of the particle-shape contacts of the last substep."""
         c = self.sim.contacts
-        if c is None or self.num_particles == 0:
+        if c is None or self.num_particles == 0 or getattr(c, "soft_contact_count", None) is None:
             return np.zeros(0, SOFT_CONTACT_DTYPE)
         n = int(c.soft_contact_count.numpy()[0])
         n = min(n, len(c.soft_contact_particle))
@@ -538,10 +535,7 @@ def of(sim, what):
     """The sim's Deformables (after the build); an error on SIM_PHYSX."""
     refuse_physx(sim, what)
     sim.ensure_ready(what)
-    d = getattr(sim, "deformables", None)
-    if d is None:
-        raise GymlikeRuntimeError(f"{what}: internal: the sim has no deformable tables")
-    return d
+    return sim.deformables
 
 
 def materials_of(actor):

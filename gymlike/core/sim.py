@@ -144,6 +144,7 @@ _BUILT = {
     "one_world": "bool: all envs share one Newton world, isolated by collision groups (build.one_world)",
     "joint_state_stale": "bool: joint_q/qd lag body_q/qd (XPBD writes bodies only; sync_joint_state)",
     "check_nan": "bool: run the NaN guard after each simulate",
+    "deformables": "deformables.Deformables: particle, tetrahedron and triangle tables (SIM_FLEX sims)",
 }
 
 # Parts made on first use by the module named, through Sim.component (None until then).
