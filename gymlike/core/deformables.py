@@ -566,7 +566,7 @@ def set_actor_materials(actor, materials, what="set_actor_soft_materials"):
 def on_model(sim, actors, particle0):
     """After finalize: the tables, and the materials set before it."""
     d = Deformables(sim, actors, particle0)
-    sim.deformables = d
+    sim.attach(deformables=d)
     for a in actors:
         if a.asset.soft_bodies and "soft_materials" in a.__dict__:
             d.write_materials(a)
