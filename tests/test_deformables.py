@@ -214,6 +214,11 @@ def test_cloth_pinned_at_two_corners_hangs():
     env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
     gym.create_actor(env, cloth, gymapi.Transform(gymapi.Vec3(0, 0, 1.0)), "cloth", 0, 0)
     assert gym.get_actor_soft_body_count(env, 0) == 1
+    mats = gym.get_actor_soft_materials(env, 0)
+    assert gym.set_actor_soft_materials(env, 0, mats)       # its own material back: accepted
+    mats[0].youngs = 1e5
+    with pytest.raises(ValueError, match="cloth"):
+        gym.set_actor_soft_materials(env, 0, mats)
     gym.prepare_sim(sim)
     pt = gymtorch.wrap_tensor(gym.acquire_particle_state_tensor(sim))
     gym.refresh_particle_state_tensor(sim)
@@ -312,3 +317,75 @@ def test_flex_sim_without_deformables_has_an_empty_particle_tensor():
     assert gym.get_sim_tetrahedra_count(sim) == 0 and gym.get_sim_triangles(sim) == ([], [], [])
     assert len(gym.get_soft_contacts(sim)) == 0
     assert type(sim.solver).__name__ == "SolverXPBD"     # rigid-only SIM_FLEX sims keep XPBD
+
+
+URDF = """<?xml version="1.0"?>
+<robot name="soft_on_a_post">
+  <link name="base">
+    <collision><origin xyz="0 0 0.05"/><geometry><box size="0.05 0.05 0.1"/></geometry></collision>
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="hold" type="fixed"><parent link="base"/><child link="blob"/></joint>
+  <link name="blob">
+    <fem>
+      <origin xyz="0.3 0 0.2" rpy="0 0 0"/>
+      <density value="500"/>
+      <youngs value="3e4"/>
+      <poissons value="0.35"/>
+      <damping value="0.01"/>
+      <tetmesh filename="{tet}"/>
+    </fem>
+  </link>
+</robot>
+"""
+
+
+def _tet_file(path):
+    """A 0.2 m cube of 5 tetrahedra, in the .tet format Isaac Gym's soft links use."""
+    v = [(x, y, z) for x in (0, 0.2) for y in (0, 0.2) for z in (0, 0.2)]
+    t = [(0, 1, 2, 4), (3, 1, 2, 7), (5, 1, 4, 7), (6, 2, 4, 7), (1, 2, 4, 7)]
+    path.write_text("".join(f"v {x} {y} {z}\n" for x, y, z in v) + "".join(f"t {a} {b} {c} {d}\n" for a, b, c, d in t))
+
+
+def test_urdf_soft_link(tmp_path):
+    _tet_file(tmp_path / "blob.tet")
+    (tmp_path / "post.urdf").write_text(URDF.format(tet="blob.tet"))
+    sim = _sim()
+    o = gymapi.AssetOptions()
+    o.fix_base_link = True
+    asset = gym.load_asset(sim, str(tmp_path), "post.urdf", o)
+    assert gym.get_asset_soft_body_count(asset) == 1
+    m = gym.get_asset_soft_materials(asset)[0]
+    assert (m.youngs, m.poissons, m.damping) == pytest.approx((3e4, 0.35, 0.01))
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, asset, gymapi.Transform(gymapi.Vec3(0.0, 0.0, 0.1)), "post", 0, 0)
+    pt = gymtorch.wrap_tensor(gym.acquire_particle_state_tensor(sim))
+    gym.refresh_particle_state_tensor(sim)
+    # the mesh sits at the link frame (actor pose + fixed joint) + the <fem> origin
+    assert tuple(pt.shape) == (8, 7)
+    assert torch.allclose(pt[:, :3].min(0).values, torch.tensor([0.3, 0.0, 0.3]), atol=1e-5)
+    # masses: density x volume (0.2^3 m^3 x 500 kg/m^3 = 4 kg) over the particles
+    assert float((1.0 / pt[:, 3]).sum()) == pytest.approx(4.0, rel=1e-4)
+    assert gym.get_sim_tetrahedra_count(sim) == 5 and gym.get_sim_triangle_count(sim) == 12
+    for _ in range(45):
+        gym.simulate(sim)
+    gym.refresh_particle_state_tensor(sim)
+    assert 0.0 < float(pt[:, 2].min()) < 0.03                 # fell 0.3 m and lies on the ground
+    assert float(pt[:, 2].max()) > 0.15                       # still a cube, not flattened
+
+
+def test_urdf_soft_link_errors(tmp_path):
+    sim = _sim()
+    (tmp_path / "missing.urdf").write_text(URDF.format(tet="nowhere.tet"))
+    with pytest.raises(FileNotFoundError, match="nowhere.tet"):
+        gym.load_asset(sim, str(tmp_path), "missing.urdf")
+    (tmp_path / "bad.tet").write_text("v 0 0 0\nv 1 0 0\nq 1 2 3\n")
+    (tmp_path / "bad.urdf").write_text(URDF.format(tet="bad.tet"))
+    with pytest.raises(gymapi.GymlikeError, match=r"bad.tet:3"):
+        gym.load_asset(sim, str(tmp_path), "bad.urdf")
+    assert sim.assets == []
+    _tet_file(tmp_path / "blob.tet")
+    (tmp_path / "post.urdf").write_text(URDF.format(tet="blob.tet"))
+    physx = gym.create_sim(0, -1, gymapi.SIM_PHYSX, gymapi.SimParams())
+    with pytest.raises(NotImplementedError, match="SIM_FLEX"):
+        gym.load_asset(physx, str(tmp_path), "post.urdf")

@@ -551,11 +551,17 @@ def set_actor_materials(actor, materials, what="set_actor_soft_materials"):
         raise GymlikeTypeError(f"{what}: expected a list of gymapi.SoftMaterial, got {type(materials).__name__}")
     if len(materials) != len(mats):
         raise GymlikeValueError(f"{what}: actor '{actor.name}' has {len(mats)} soft bodies, got {len(materials)} materials")
-    checked = [copy.deepcopy(check_material(m, f"{what}: materials[{i}]")) for i, m in enumerate(materials)]
-    for i, (sb, m) in enumerate(zip(actor.asset.soft_bodies, checked)):
-        if not len(sb.tets) and (m.youngs, m.poissons) != (mats[i].youngs, mats[i].poissons):
-            raise GymlikeValueError(f"{what}: soft body {i} of actor '{actor.name}' is a cloth (no tetrahedra); "
-                                    "its material cannot change")
+    checked = []
+    for i, (sb, m) in enumerate(zip(actor.asset.soft_bodies, materials)):
+        if len(sb.tets):
+            checked.append(copy.deepcopy(check_material(m, f"{what}: materials[{i}]")))
+            continue
+        if not isinstance(m, SoftMaterial):
+            raise GymlikeTypeError(f"{what}: materials[{i}]: expected a gymapi.SoftMaterial, got {type(m).__name__}")
+        if (m.youngs, m.poissons, m.damping) != (mats[i].youngs, mats[i].poissons, mats[i].damping):
+            raise GymlikeValueError(f"{what}: soft body {i} of actor '{actor.name}' is a cloth (no tetrahedra, "
+                                    "Newton's membrane stiffness); its material cannot change")
+        checked.append(copy.deepcopy(mats[i]))
     actor.soft_materials = checked
     sim = actor.env.sim
     if sim.model is not None:

@@ -53,7 +53,7 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
         make, info = mjcf.importer(path, options, up, floating)
     else:
         make, info = _usd_importer(path, options, up, floating), None
-    if info is not None and info.soft:
+    if getattr(info, "soft", None):
         from ..deformables import refuse_physx
         refuse_physx(sim, f"load_asset: '{path}' has soft links (<fem>)")
     return Asset(sim, kind, path, options, make, info)

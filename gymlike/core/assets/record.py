@@ -57,7 +57,7 @@ class Asset:
         self._make = make                 # (scale, self_collisions) -> newton.ModelBuilder
         self._info = info if info is not None else FileInfo()   # what the file says beyond the builder
         self._builders = {}
-        self.soft_bodies = list(self._info.soft)
+        self.soft_bodies = list(getattr(self._info, "soft", ()))   # (mjcf.Mjcf has none)
         self.id = Asset._next_id
         Asset._next_id += 1
         b = self.builder(1.0, True)
