@@ -80,9 +80,25 @@ def test_soft_cube_compresses_as_its_youngs_modulus_predicts(cubes):
 def test_rigid_box_rests_on_ground_next_to_the_cube(cubes):
     rs = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(cubes["sim"]))
     gym.refresh_actor_root_state_tensor(cubes["sim"])
-    # actors: cube, box per env; the cube (no rigid body) has an all-zero row
-    assert torch.count_nonzero(rs[0]) == 0 and torch.count_nonzero(rs[2]) == 0
-    assert abs(float(rs[1, 2]) - 0.1) < 0.02 and abs(float(rs[3, 2]) - 0.1) < 0.02
+    # actors: cube, box per env; the cube (no rigid body) has the row of an identity pose at rest,
+    # which set_actor_root_state_tensor takes back (and ignores)
+    assert abs(float(rs[1, 2]) - 0.1) < 0.02 and abs(float(rs[3, 2]) - 0.1) < 0.02   # the boxes rest on the ground
+    ident = torch.tensor([0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0], dtype=torch.float32)
+    assert torch.equal(rs[0], ident) and torch.equal(rs[2], ident)
+    before = rs.clone()
+    assert gym.set_actor_root_state_tensor(cubes["sim"], gymtorch.unwrap_tensor(rs.clone()))
+    gym.refresh_actor_root_state_tensor(cubes["sim"])
+    assert torch.equal(rs, before)
+    # a teleport of env 0's box (VBD derives velocities from the previous pose: the write must
+    # rebase it) leaves it falling from the new height, not launched at 0.3 m / substep
+    lifted = rs.clone()
+    lifted[1, 2] += 0.3
+    ids = torch.tensor([1], dtype=torch.int32)
+    gym.set_actor_root_state_tensor_indexed(cubes["sim"], gymtorch.unwrap_tensor(lifted), gymtorch.unwrap_tensor(ids), 1)
+    gym.simulate(cubes["sim"])
+    gym.refresh_actor_root_state_tensor(cubes["sim"])
+    assert abs(float(rs[1, 9])) < 0.5 and float(rs[1, 2]) > 0.35
+    assert abs(float(rs[3, 2]) - float(before[3, 2])) < 0.005 and abs(float(rs[3, 9])) < 0.5
 
 
 def test_counts_ranges_and_layout(cubes):

@@ -415,6 +415,7 @@ class Deformables:
             return
         st = self.sim.state
         _wp().launch(DK.reset_particles, n, (p0, self.rest_q, st.particle_q, st.particle_qd), device=self.sim.device)
+        self.sim.state_written([i])
 
     # ------------------------------------------------------------------ particle state tensor
     def acquire(self):
@@ -458,6 +459,7 @@ class Deformables:
         wp.launch(DK.scatter_particles, n, (src, self.particle_actor, self.actor_selected, int(host_ids is None),
                                             self.particle_origin, st.particle_q, st.particle_qd,
                                             m.particle_inv_mass, m.particle_mass), device=dev)
+        self.sim.state_written(None if host_ids is None else host_ids)
         return True
 
     # ------------------------------------------------------------------ queries

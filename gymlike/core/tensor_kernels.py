@@ -13,9 +13,10 @@ def gather_roots(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=w
                   out: wp.array2d(dtype=wp.float32)):
     i = wp.tid()
     b = root_body[i]
-    if b < 0:        # an actor without rigid bodies (a tet or cloth grid): zeros
+    if b < 0:        # an actor without rigid bodies (a tet or cloth grid): origin, identity, at rest
         for k in range(13):
             out[i, k] = 0.0
+        out[i, 6] = 1.0
         return
     X = body_q[b]
     v = body_qd[b]
