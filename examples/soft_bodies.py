@@ -17,7 +17,6 @@ At the end it prints, per env, the cube's Young's modulus, the heights of its to
 the largest compressive stress in the cube.
 """
 
-import numpy as np
 import torch
 
 try:
