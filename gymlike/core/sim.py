@@ -482,8 +482,8 @@ class Sim:
     def defer_kinematics(self, arts=None, n=0):
         """After a write of joint coordinates: the bodies follow them when `state` is next read,
         rather than at each write (a reset writes many); forward kinematics of the articulations
-        `arts[:n]` (Warp int32, -1 entries skipped) of every such write, of all when one gives
-        None."""
+        `arts[:n]` (Warp int32 or a numpy int array, -1 entries skipped) of every such write, of
+        all when one gives None."""
         if self._graphs is None or self._graphs.model is not self.model:
             self._graphs = _Kinematics(self)
         if self._state_sync != self._forward_kinematics:     # (one pending pass covers every write)
@@ -565,12 +565,16 @@ class _Kinematics:
         self.graphs = Graphs(sim.device)
         self.launch = Launcher(sim.device)
         self.mask = _wp().zeros(max(1, int(sim.model.articulation_count)), dtype=_wp().bool, device=sim.device)
+        self.host = self.mask.numpy() if sim.device.startswith("cpu") else None
         self.everything = False
         self.marked = False           # the mask may hold marks (a pass replaced by a full conversion leaves them)
 
     def start(self):
         if self.marked:
-            self.mask.zero_()
+            if self.host is not None:
+                self.host[:] = False
+            else:
+                self.mask.zero_()
             self.marked = False
         self.everything = False
 
@@ -578,8 +582,14 @@ class _Kinematics:
         if arts is None:
             self.everything = True
         elif not self.everything:
-            from .tensor_kernels import mark_articulations
-            self.launch("mark", mark_articulations, n, (arts, self.mask))
+            if self.host is not None:        # (CPU: the mask's memory, written in place)
+                a = (arts if isinstance(arts, np.ndarray) else arts.numpy())[:n]
+                self.host[a[a >= 0]] = True
+            else:
+                from .tensor_kernels import mark_articulations
+                if isinstance(arts, np.ndarray):
+                    arts = _wp().array(arts.astype(np.int32), dtype=_wp().int32, device=self.mask.device)
+                self.launch("mark", mark_articulations, n, (arts, self.mask))
             self.marked = True
 
     def run(self, st):

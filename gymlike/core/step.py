@@ -107,9 +107,7 @@ class Stepper:
                 h = sim.host
                 cstep.scale_velocities(spans(h.actor_qd0[capped], h.actor_nqd[capped]),
                                        np.repeat(scale[capped], h.actor_nqd[capped]))
-                arts = h.actor_articulation[capped]
-                sim.defer_kinematics(_wp().array(arts.astype(np.int32), dtype=_wp().int32, device=sim.device),
-                                     len(arts))
+                sim.defer_kinematics(h.actor_articulation[capped], len(capped))
             sim.state, sim.state_next = s_out, s_in
         if d.velocity_clamp or d.speed_caps:
             # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
