@@ -46,12 +46,12 @@ def test_fixed_slopes_in_spaced_envs_with_per_env_friction(gym, monkeypatch, pip
     def speeds():
         return [float(np.array(gym.get_actor_rigid_body_states(e, 1, gymapi.STATE_VEL)["vel"]["linear"][0].tolist())
                       @ down) for e in envs]
-    for _ in range(60):
+    for _ in range(30):                 # contacts settled: the sliding cubes accelerate uniformly
         gym.simulate(sim)
     v0 = speeds()
-    for _ in range(60):
+    for _ in range(30):
         gym.simulate(sim)
-    a = [(v1 - v) / (60 * dt) for v, v1 in zip(v0, speeds())]
+    a = [(v1 - v) / (30 * dt) for v, v1 in zip(v0, speeds())]
     slide = 9.81 * (math.sin(angle) - 0.1 * math.cos(angle))
     assert a == pytest.approx([slide, 0.0, slide, 0.0], abs=0.05 * slide)
 
