@@ -266,3 +266,34 @@ def test_tables_and_sim_parts_are_declared(gym):
     with pytest.raises(AttributeError, match="not declared"):
         sim.component("my_part", dict)
     gym.destroy_sim(sim)
+
+
+def test_device_tables_hold_the_declared_shapes_and_dtypes(gym):
+    """Every array field of DeviceTables is, on a built sim, a Warp array of the shape and dtype
+    its declaration names: (D,) DOFs, (B,) bodies, (A,) actors, (E,) envs, (K,) input kinds."""
+    import inspect
+
+    import warp as wp
+
+    from conftest import ASSETS, make_sim, options, pose
+    from gymlike.core import kernels
+    from gymlike.core.tables import DeviceTables
+    sim = make_sim(gym)
+    ant = gym.load_asset(sim, ASSETS, "mjcf/nv_ant.xml", options())
+    box = gym.create_box(sim, 0.2, 0.2, 0.2, options())
+    for i in range(3):
+        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 3)
+        gym.create_actor(env, ant, pose(z=0.6), "ant", i, 1)
+        gym.create_actor(env, box, pose(x=1.0, z=0.1), "box", i, 1)
+    gym.prepare_sim(sim)
+    d = sim.dev
+    sizes = {"D": 3 * 8, "B": 3 * (9 + 1), "A": 6, "E": 3, "K": len(kernels.BAD_INPUT_KINDS), "1": 1}
+    assert (d.num_dofs, d.num_bodies, d.num_actors) == (sizes["D"], sizes["B"], sizes["A"])
+    declared = re.findall(r"^    (\w+): wp\.array\s+# \((\w)\,\) (\w+)", inspect.getsource(DeviceTables), re.M)
+    fields = {k for k, v in DeviceTables.__annotations__.items() if v == "wp.array"}
+    assert {name for name, _, _ in declared} == fields and len(fields) > 30
+    for name, size, dtype in declared:
+        a = getattr(d, name)
+        assert isinstance(a, wp.array), name
+        assert a.shape == (sizes[size],) and a.dtype == getattr(wp, dtype), (name, a.shape, a.dtype)
+    gym.destroy_sim(sim)
