@@ -62,7 +62,7 @@ class Gym:
 
     # ================================================================== sims
     def create_sim(self, compute_device=0, graphics_device=0, type=_enums.SimType.SIM_PHYSX, params=None):
-        """Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX -> Newton XPBD."""
+        """Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX -> Newton XPBD (VBD with soft bodies or cloth)."""
         return Sim(self, compute_device, graphics_device, type, params if params is not None else SimParams())
 
     def destroy_sim(self, sim):
@@ -277,8 +277,13 @@ class Gym:
         return names.index(name) if name in names else INVALID_HANDLE  # noqa: F405
 
     def get_asset_soft_body_count(self, asset):
-        _h.asset_of(asset)
-        return 0  # rigid assets only
+        """Soft bodies of an asset (URDF links with <fem>, tet and cloth grids)."""
+        return len(_h.asset_of(asset).soft_bodies)
+
+    def get_asset_soft_materials(self, asset):
+        """Copies of the asset's soft materials (one per soft body)."""
+        import copy
+        return [copy.deepcopy(sb.material) for sb in _h.asset_of(asset).soft_bodies]
 
     # ================================================================== envs
     def create_env(self, sim, lower, upper, num_per_row):
@@ -1083,7 +1088,7 @@ class Gym:
         _viewer().draw_env_rigid_contacts(viewer, env, color, scale, flag)
 
     def draw_env_soft_contacts(self, viewer, env, color, scale, flag, arg5=None):
-        """Accepted; draws nothing (gymlike has no soft bodies, so there are no soft contacts)."""
+        """Accepted; draws nothing (the soft contacts are listed by get_soft_contacts)."""
         _viewer().draw_env_soft_contacts(viewer, env, color, scale, flag)
 
     def draw_viewer(self, viewer, sim, render_collision=True):
@@ -1225,8 +1230,105 @@ class Gym:
             _h.actor_of(env, actor).asset, tendon, joint)
 
     def get_actor_soft_body_count(self, env, actor):
-        _h.actor_of(env, actor)
-        return 0  # gymlike actors are rigid (soft bodies are not mapped to Newton)
+        """Soft bodies of the actor (those of its asset)."""
+        return len(_h.actor_of(env, actor).asset.soft_bodies)
+
+    # ================================================================== deformables (SIM_FLEX: core/deformables.py)
+    def create_tet_grid(self, sim, material, dimx, dimy, dimz, spacingx, spacingy, spacingz, density,
+                        fix_base, fix_top, fix_left, fix_right, options=None):
+        """A box of dimx*dimy*dimz cells of tetrahedra (Newton VBD soft body); fix_*: pin the particles of that face."""
+        what = call_name()
+        s = _h.sim_of(sim, what)
+        _D().refuse_physx(s, what)
+        from .core.assets.load import create_soft_asset
+        body = _D().create_tet_grid(s, material, (dimx, dimy, dimz), (spacingx, spacingy, spacingz), density,
+                                    (fix_base, fix_top, fix_left, fix_right), what)
+        return _register(sim, create_soft_asset(s, body, options, "tet_grid"))
+
+    def create_cloth_grid(self, sim, width, length, spacing_x, spacing_y, options=None):
+        """A cloth of width x length particles in the asset's x-y plane (Newton triangles with its default stiffness)."""
+        what = call_name()
+        s = _h.sim_of(sim, what)
+        _D().refuse_physx(s, what)
+        from .core.assets.load import create_soft_asset
+        from .core.params import asset_options
+        body = _D().create_cloth_grid(s, width, length, spacing_x, spacing_y, asset_options(options, what), what)
+        return _register(sim, create_soft_asset(s, body, options, "cloth_grid"))
+
+    def get_actor_soft_materials(self, env, actor):
+        """Copies of the actor's soft materials (one per soft body)."""
+        import copy
+        return [copy.deepcopy(m) for m in _D().materials_of(_h.actor_of(env, actor))]
+
+    def set_actor_soft_materials(self, env, actor, materials):
+        """Young's modulus, Poisson ratio and damping of each soft body of the actor (Newton's tet mu, lambda, k_damp)."""
+        return _D().set_actor_materials(_h.actor_of(env, actor), materials)
+
+    def get_sim_tetrahedra_count(self, sim):
+        """Tetrahedra of every soft body in the sim."""
+        what = call_name()
+        return len(_D().of(_h.sim_of(sim, what), what).tets)
+
+    def get_sim_tetrahedra(self, sim):
+        """(particle indices, 4 per tetrahedron; Cauchy stress of each, compressible Neo-Hookean, as Mat33)."""
+        what = call_name()
+        return _D().of(_h.sim_of(sim, what), what).tetrahedra()
+
+    def get_sim_triangle_count(self, sim):
+        """Triangles of the soft bodies' surfaces and of the cloths."""
+        what = call_name()
+        return len(_D().of(_h.sim_of(sim, what), what).tris)
+
+    def get_sim_triangles(self, sim):
+        """(particle indices, 3 per triangle; parent tetrahedron, -1 for cloth; face normal as Vec3)."""
+        what = call_name()
+        return _D().of(_h.sim_of(sim, what), what).triangles()
+
+    def get_actor_tetrahedra_range(self, env, actor, soft_body_index):
+        """(start, count) of a soft body's tetrahedra in get_sim_tetrahedra's list."""
+        what = call_name()
+        a = _h.actor_of(env, actor)
+        return _D().of(a.env.sim, what).body_range(a, soft_body_index, "tet", what)
+
+    def get_actor_triangle_range(self, env, actor, soft_body_index):
+        """(start, count) of a soft body's triangles in get_sim_triangles' list."""
+        what = call_name()
+        a = _h.actor_of(env, actor)
+        return _D().of(a.env.sim, what).body_range(a, soft_body_index, "tri", what)
+
+    def reset_actor_particles_to_rest(self, env, actor):
+        """Put the actor's particles back at their rest positions (as created), at rest."""
+        what = call_name()
+        a = _h.actor_of(env, actor)
+        _D().of(a.env.sim, what).reset_to_rest(a)
+        return True
+
+    def get_soft_contacts(self, sim):
+        """Particle-shape contacts of the last substep (particleIndices.x: the particle; bodyIndex: -1 for the ground)."""
+        what = call_name()
+        return _D().of(_h.sim_of(sim, what), what).soft_contacts()
+
+    def acquire_particle_state_tensor(self, sim):
+        """(num_particles, 7): position (env frame) [0:3], inverse mass [3], velocity [4:7]."""
+        what = call_name()
+        return _D().of(_h.sim_of(sim, what), what).acquire()
+
+    def refresh_particle_state_tensor(self, sim):
+        """Fill the particle state tensor from the current state."""
+        what = call_name()
+        s = _h.sim_of(sim, what)
+        _D().refuse_physx(s, what)
+        return _refresh(sim, "particle")
+
+    def set_particle_state_tensor(self, sim, particle_states):
+        """Write every particle's position, inverse mass and velocity."""
+        what = call_name()
+        return _D().of(_h.sim_of(sim, what), what).set_states(particle_states, None, what)
+
+    def set_particle_state_tensor_indexed(self, sim, particle_states, actor_indices, num_indices):
+        """Write the particles of the listed actors only (int32 DOMAIN_SIM actor indices)."""
+        what = call_name()
+        return _D().of(_h.sim_of(sim, what), what).set_states(particle_states, (actor_indices, num_indices), what)
 
     def get_actor_tendon_count(self, env, actor):
         """Number of fixed tendons of an actor."""
@@ -1303,6 +1405,12 @@ def _actuator_props(x):
                            upper_control_limit=x["ctrl"][1], lower_force_limit=x["force"][0],
                            upper_force_limit=x["force"][1])
     return p
+
+
+def _D():
+    """gymlike.core.deformables (soft bodies, cloth, particles)."""
+    from .core import deformables
+    return deformables
 
 
 def _looks():

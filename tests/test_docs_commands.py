@@ -53,6 +53,9 @@ PLAN = {
         run=True, expect=["Done"]),
     "python -m gymlike.run --headless examples/camera_sensors.py --out camera_images": dict(run=True, expect=[]),
     "python python_bindings_docs/generate.py": dict(run=True, expect=[]),
+    # python_bindings_docs/deformables.md
+    "python -m gymlike.run --headless --max-frames 120 examples/soft_bodies.py --num_envs 2": dict(
+        run=True, expect=["env 1: E", "soft contacts"]),
     "python -m gymlike.run script.py": dict(run=False, reason=TEMPLATE),
     "python -m gymlike.run": dict(run=False, reason=TEMPLATE),
     "pip install -e \".[test,rl]\"": dict(run=False, reason=PIP),

@@ -101,6 +101,7 @@ def build_model(sim):
     a_shape0 = np.zeros(n_act, np.int64)
     a_qd0 = np.zeros(n_act, np.int64)
     a_q0 = np.zeros(n_act, np.int64)
+    a_p0 = np.zeros(n_act, np.int64)      # first particle (soft bodies, core/deformables.py)
     k = 0
     collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
     sim.attach(one_world=one_world(sim))
@@ -116,11 +117,15 @@ def build_model(sim):
             sub = a.asset.builder(a.scale, self_coll)
             a_body0[k], a_joint0[k], a_shape0[k] = len(b.body_label), len(b.joint_type), len(b.shape_body)
             a_qd0[k], a_q0[k] = b.joint_dof_count, b.joint_coord_count
+            a_p0[k] = len(b.particle_q)
             p = a.pose.p
             o = env.origin
             xf = wp.transform(wp.vec3(p.x + o[0], p.y + o[1], p.z + o[2]),
                               wp.quat(a.pose.r.x, a.pose.r.y, a.pose.r.z, a.pose.r.w))
             b.add_builder(sub, xform=xf)
+            if len(b.particle_q) > a_p0[k]:      # (add_builder only translates particles)
+                from .deformables import place_particles
+                place_particles(b, int(a_p0[k]), xf)
             for s in range(int(a_shape0[k]), len(b.shape_body)):
                 if b.shape_flags[s] & collide:
                     b.shape_collision_group[s] = group
@@ -149,6 +154,9 @@ def build_model(sim):
         for s in range(s0, len(b.shape_body)):
             static_seg[s] = add_static.segmentation_id
 
+    soft = len(b.particle_q) > 0
+    if soft:
+        b.color()                       # VBD solves particles in independent color groups
     try:
         model = b.finalize(device=sim.device)
     except Exception as e:  # Newton validation errors name Newton entities; add context
@@ -156,6 +164,9 @@ def build_model(sim):
                                   f"{type(e).__name__}: {e}") from e
     sim.attach(model=model)
     _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0)
+    if sim.type == SimType.SIM_FLEX:           # (particle tables, empty without soft bodies)
+        from . import deformables
+        deformables.on_model(sim, actors, a_p0)
     sim.host.static_shape_seg = static_seg
     for hook in AFTER_MODEL:
         hook(sim)
@@ -220,7 +231,10 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     h.any_fixed_root = not h.actor_floating.all()
     h.actor_env = np.array([a.env.index for a in actors], np.int64)
     joint_art = model.joint_articulation.numpy()
-    h.actor_articulation = joint_art[a_joint0].astype(np.int64)
+    # (an actor without rigid bodies, a tet or cloth grid, has no articulation: -1)
+    has_body = np.array([a.asset.body_count > 0 for a in actors], bool)
+    h.actor_articulation = np.where(has_body, joint_art[np.minimum(a_joint0, max(len(joint_art) - 1, 0))]
+                                    if len(joint_art) else -1, -1).astype(np.int64)
     h.actor_shape0 = a_shape0
     ntendon = np.array([a.asset.tendons.newton_count if a.asset.tendons else 0 for a in actors], np.int64)
     h.actor_tendon0 = np.concatenate([[0], np.cumsum(ntendon)[:-1]]).astype(np.int64)   # Newton tendon start
@@ -286,7 +300,8 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.actor_speed_scale = wp.ones(max(1, n_act), dtype=wp.float32, device=dev)
     i32 = lambda a: wp.array(np.ascontiguousarray(a, np.int32), dtype=wp.int32, device=dev)  # noqa: E731
     d.actor_qd0, d.actor_nqd = i32(h.actor_qd0), i32(h.actor_nqd)
-    d.actor_q0, d.actor_joint0, d.actor_body0 = i32(h.actor_q0), i32(h.actor_joint0), i32(h.actor_body0)
+    d.actor_q0, d.actor_joint0 = i32(h.actor_q0), i32(h.actor_joint0)
+    d.actor_body0 = i32(np.where(h.actor_nbody > 0, h.actor_body0, -1))   # -1: no rigid body (a tet/cloth grid)
     d.actor_floating, d.actor_articulation = i32(h.actor_floating), i32(h.actor_articulation)
     d.actor_env, d.actor_dof0, d.actor_ndof = i32(h.actor_env), i32(h.actor_dof0), i32(h.actor_ndof)
     d.actor_all = i32(np.arange(n_act))
@@ -333,7 +348,7 @@ def _make_solver(sim, newton_contacts):
     """-> (solver, collision pipeline or None, contacts or None)."""
     newton = _newton()
     model = sim.model
-    if model.body_count == 0:
+    if model.body_count == 0 and not model.particle_count:
         # nothing moves (envs without actors, e.g. a scene of cameras over the ground): MuJoCo
         # cannot convert a model without joints, XPBD steps it as the no-op it is
         return newton.solvers.SolverXPBD(model), None, None
@@ -361,6 +376,9 @@ def _make_solver(sim, newton_contacts):
                                       f"({_asset_files(sim)}): {type(e).__name__}: {e}") from e
         if not newton_contacts:
             return solver, None, None
+    elif model.particle_count:
+        from .deformables import make_solver      # soft bodies and cloth: SolverVBD (core/deformables.py)
+        solver = make_solver(sim)
     else:
         fp = sim.params.flex
         solver = newton.solvers.SolverXPBD(model, iterations=max(2, int(fp.num_outer_iterations)),

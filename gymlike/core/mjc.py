@@ -155,6 +155,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.fixed_roots_are_mocap = bool(len(mocap) >= len(roots) and (mocap >= 0).all())
         self.obs_tables = None
         self.capacity_seen = None
+        self.body_f_cache = None     # (_body_f_rows,)
         self._make_batch(m)
 
     # ------------------------------------------------------------------ the batch
@@ -243,6 +244,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.ctrl_current = False        # (gains and actuators may change what ctrl means)
         self.caps = self.bounds = None   # (per-world models, so the speed bound's lengths, may change)
         self.clamp_rows = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
+        self.body_f_cache = None         # (body flags may change)
         self.inputs_gen += 1
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
@@ -351,7 +353,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         ctrl = not self.ctrl_current
         qfrc = (efforts or self.qfrc_nonzero) and not efforts_on_rows
         xfrc = body_forces or self.xfrc_nonzero
-        if ctrl or qfrc or xfrc:
+        # body wrenches alone: Newton's body_f is MuJoCo's xfrc_applied (force, torque at the COM,
+        # world frame), copied into the rows below without Newton's conversion
+        direct = xfrc and not (ctrl or qfrc) and self._body_f_rows() is not None
+        if ctrl or qfrc or (xfrc and not direct):
             self.graphs(("in", id(state_in), id(control)), upstream.apply_control, self, self.model, state_in,
                         control, self.mjw_data)
         if state_in is not self.last_out:
@@ -359,7 +364,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.stale.any():
             self._reload(state_in)
         self._prepare(dt)
-        self._write_inputs(ctrl, qfrc, xfrc)
+        self._write_inputs(ctrl, qfrc, xfrc and not direct)
+        if direct:
+            self._write_body_f(state_in.body_f)
         self.ctrl_current, self.qfrc_nonzero, self.xfrc_nonzero = True, efforts or efforts_on_rows, body_forces
         if self.before_step is not None:
             self.before_step(self.batch.state, int(substeps))
@@ -433,6 +440,37 @@ class SolverMuJoCoC(SolverMuJoCo):
                 self._row("mocap_pos")[:] = self._mjw("mocap_pos")
                 self._row("mocap_quat")[:] = self._mjw("mocap_quat")
 
+    def _body_f_rows(self):
+        """(worlds, MuJoCo bodies, Newton bodies, columns) where Newton's conversion copies
+        body_f into xfrc_applied unchanged (every body of a world in its own world, none
+        kinematic), else None."""
+        c = self.body_f_cache
+        if c is None:
+            b2n = self.mjc_body_to_newton.numpy()
+            w, mb = np.nonzero(b2n >= 0)
+            nb = b2n[w, mb]
+            m = self.model
+            kinematic = (m.body_flags.numpy()[nb] & int(_newton().BodyFlags.KINEMATIC)) != 0
+            ok = (m.body_world.numpy()[nb] == w).all() and not kinematic.any()
+            order = np.argsort(nb, kind="stable")
+            w, mb, nb = w[order], mb[order], nb[order]
+            cols = _world_columns(w, mb, self.nworld) if (nb == np.arange(len(nb))).all() else None
+            c = self.body_f_cache = ((w, mb, nb, cols),) if ok else (None,)
+        return c[0]
+
+    def _write_body_f(self, body_f):
+        w, mb, nb, cols = self._body_f_rows()
+        views = self.views
+        v = views.get(("body_f", id(body_f)))
+        if v is None or v[0] is not body_f:
+            v = views[("body_f", id(body_f))] = (body_f, body_f.numpy())
+        f = v[1]
+        xfrc = self.flat["xfrc_applied"].reshape(self.nworld, -1, 6)     # (a view of the rows)
+        if cols is not None:
+            xfrc[:, cols] = f.reshape(self.nworld, -1, 6)
+        else:
+            xfrc[w, mb] = f[nb]
+
     def _check_capacity(self):
         """MuJoCo drops contacts or constraints when its arena is full: say so once per sim,
         with the count and the setting that raises it (never silently)."""
@@ -497,6 +535,16 @@ class SolverMuJoCoC(SolverMuJoCo):
         if (np.abs(qvel) > table).any():
             np.clip(qvel, -table, table, out=qvel)
             self.bounds = None
+
+    def scale_velocities(self, newton_qd, factors):
+        """The velocities of the Newton joint DOFs `newton_qd` (int array) times `factors` on
+        MuJoCo's rows (the speed caps scale whole actors: MuJoCo's velocities of an actor are
+        linear in Newton's joint velocities, so they scale alike)."""
+        rows = self._newton_dof_rows()[newton_qd]
+        ok = rows >= 0
+        r, nv = rows[ok], self.mj_model.nv
+        self.flat["qvel"][r // nv, r % nv] *= factors[ok]
+        self.bounds = None
 
     def _dof_cells(self, dof_qd):
         """(world, MuJoCo DOF, valid) of the Newton DOFs `dof_qd` (Warp int32) in the qvel rows."""
@@ -623,11 +671,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         root_row = np.where(body_row >= 0, (body_row // nb) * nb + np.asarray(m.body_rootid)[body_row % nb], -1)
         dof_row = self._newton_dof_rows()
         ok = body_row >= 0
-        cols = None                  # (MuJoCo bodies of every world, when Newton's are the same in each, world by world)
-        if ok.all() and nbody % n == 0:
-            B = body_row.reshape(n, -1)
-            if (B // nb == np.arange(n)[:, None]).all() and (B % nb == B[:1] % nb).all():
-                cols = _columns(B[0] % nb)
+        # (MuJoCo bodies of every world, when Newton's are the same in each, world by world)
+        cols = _world_columns(body_row // nb, body_row % nb, n) if ok.all() else None
         self.obs_tables = dict(body_rows=np.where(ok, body_row, 0), root_rows=np.where(ok, root_row, 0),
                                no_row=np.nonzero(~ok)[0], has_row=ok, body_cols=cols, dof_row=dof_row,
                                dof_body=np.asarray(m.dof_bodyid, np.int64))
@@ -683,10 +728,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         if c is None or c[0] is not newton_dofs:
             rows = t["dof_row"][newton_dofs]
             cols = None
-            if (rows >= 0).all() and len(rows) % self.nworld == 0:    # (the same DOFs in every world)
-                R = rows.reshape(self.nworld, -1)
-                if (R // m.nv == np.arange(self.nworld)[:, None]).all() and (R % m.nv == R[:1] % m.nv).all():
-                    cols = (_columns(R[0] % m.nv), t["dof_body"][R[0] % m.nv])
+            k = _world_columns(rows // m.nv, rows % m.nv, self.nworld) if (rows >= 0).all() else None
+            if k is not None:         # (the same DOFs in every world)
+                cols = (k, t["dof_body"][rows[:len(rows) // self.nworld] % m.nv])
             c = t["dof_cols"] = (newton_dofs, rows, cols)
         _, rows, cols = c
         if cols is not None:         # (only the asked DOFs' columns: a humanoid's free joint is 6 of 27)
@@ -925,11 +969,20 @@ class DofCells:
 
     def __init__(self, w, qc, vc, nworld):
         self.w, self.qc, self.vc = w, qc, vc
-        self.cols = None
-        if nworld and len(w) % nworld == 0:
-            W, Q, V = (a.reshape(nworld, -1) for a in (w, qc, vc))
-            if (W == np.arange(nworld)[:, None]).all() and (Q == Q[:1]).all() and (V == V[:1]).all():
-                self.cols = (_columns(Q[0]), _columns(V[0]))
+        q, v = _world_columns(w, qc, nworld), _world_columns(w, vc, nworld)
+        self.cols = None if q is None or v is None else (q, v)
+
+
+def _world_columns(w, c, nworld):
+    """The columns `c` of items in worlds `w` (int arrays) as one set shared by every world
+    (a slice when consecutive), when the items are world after world, the same columns in each
+    (one asset per env): then a (worlds, n) array holds them as a column slice. Else None."""
+    if not nworld or len(w) == 0 or len(w) % nworld:
+        return None
+    W, C = w.reshape(nworld, -1), c.reshape(nworld, -1)
+    if (W == np.arange(nworld)[:, None]).all() and (C == C[:1]).all():
+        return _columns(C[0])
+    return None
 
 
 def _columns(c):

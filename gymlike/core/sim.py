@@ -144,6 +144,7 @@ _BUILT = {
     "one_world": "bool: all envs share one Newton world, isolated by collision groups (build.one_world)",
     "joint_state_stale": "bool: joint_q/qd lag body_q/qd (XPBD writes bodies only; sync_joint_state)",
     "check_nan": "bool: run the NaN guard after each simulate",
+    "deformables": "deformables.Deformables: particle, tetrahedron and triangle tables (SIM_FLEX sims)",
 }
 
 # Parts made on first use by the module named, through Sim.component (None until then).
@@ -460,14 +461,17 @@ class Sim:
         The solver forgets what it carried over for those envs: MuJoCo warm-starts each step from
         the last one's accelerations, so a state that went NaN keeps poisoning its world after a
         reset unless that is cleared (SolverMuJoCo.reset with StateFlags.NONE leaves the state
-        alone and zeroes warm start, activations and applied forces, which control refills)."""
-        if self.solver is not None and hasattr(self.solver, "mjw_data"):
+        alone and zeroes warm start, activations and applied forces, which control refills).
+        Newton's VBD (SIM_FLEX with deformables) keeps each body's previous pose to derive its
+        velocity: its reset with no state flags rebases that history on the written poses."""
+        vbd = type(self.solver).__name__ == "SolverVBD"
+        if self.solver is not None and (hasattr(self.solver, "mjw_data") or vbd):
             worlds = None
             if actors is not None and not self.one_world:
                 worlds = np.zeros(int(self.model.world_count) + 1, bool)   # last: world -1
                 worlds[self.host.actor_env[np.asarray(actors, np.int64)]] = True
             from . import mjc
-            cs = mjc.c_step(self.solver)
+            cs = None if vbd else mjc.c_step(self.solver)
             if cs is not None:            # (the C solver takes the host mask as it is)
                 cs.invalidate(worlds, forget=True)
                 return

@@ -482,7 +482,11 @@ def write_roots(sim, src, ids, host, n, arts, launch, refused):
 
 def actor_dofs(h, actors):
     """The DOF indices (DOMAIN_SIM) of `actors` (host int array), actor by actor."""
-    count, start = h.actor_ndof[actors], h.actor_dof0[actors]
+    return spans(h.actor_dof0[actors], h.actor_ndof[actors])
+
+
+def spans(start, count):
+    """The indices start[i] .. start[i] + count[i] - 1 of every i, in order (int arrays)."""
     if len(count) and (count == count[0]).all():        # (one asset per env: one arange)
         return (start[:, None] + np.arange(int(count[0]))).reshape(-1)
     return np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))

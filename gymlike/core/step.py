@@ -15,6 +15,7 @@ from . import observables as OBS
 from .enums import SimType
 from .errors import SimulationNaNError, listed
 from .launch import Launcher
+from .state import spans
 from .runtime import LazyModule, newton as _newton, wp as _wp
 
 K = LazyModule("gymlike.core.kernels")
@@ -89,19 +90,26 @@ class Stepper:
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
             # body speed caps (PhysX's max_linear/angular_velocity); the C step first bounds the
             # speeds from MuJoCo's velocities and skips them when no body can reach its cap
-            if d.speed_caps and (cstep is None or cstep.may_reach_speed_caps(d.body_ang_cap, d.body_lin_cap)):
+            caps = d.speed_caps and (cstep is None or cstep.may_reach_speed_caps(d.body_ang_cap, d.body_lin_cap))
+            if caps:
                 sim.sync_state()
                 d.actor_speed_scale.fill_(1.0)
                 launch(("bspeed", id(s_out)), K.body_speed_scale, d.num_bodies,
                        (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
                 launch(("ascale", id(s_out)), K.scale_actor_velocities, d.num_actors,
                        (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self.clamped))
-            if cstep is not None and d.speed_caps and self.flag(self.clamped):
-                # the capped joint velocities reach MuJoCo's rows of those worlds on the next call
-                capped = d.actor_speed_scale.numpy() < 1.0
-                worlds = np.zeros(cstep.nworld, bool)
-                worlds[sim.host.actor_env[capped]] = True
-                cstep.invalidate(worlds)
+            if caps and cstep is not None and "observables" not in kw and self.flag(self.clamped):
+                # the same scale on MuJoCo's rows of the capped actors (velocities are linear in
+                # the joint velocities), and their bodies follow Newton's scaled joint velocities
+                self.clamped.zero_()
+                scale = d.actor_speed_scale.numpy()
+                capped = np.nonzero(scale < 1.0)[0]
+                h = sim.host
+                cstep.scale_velocities(spans(h.actor_qd0[capped], h.actor_nqd[capped]),
+                                       np.repeat(scale[capped], h.actor_nqd[capped]))
+                arts = h.actor_articulation[capped]
+                sim.defer_kinematics(_wp().array(arts.astype(np.int32), dtype=_wp().int32, device=sim.device),
+                                     len(arts))
             sim.state, sim.state_next = s_out, s_in
         if d.velocity_clamp or d.speed_caps:
             # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
@@ -203,3 +211,4 @@ class Stepper:
                     "check gains (too stiff for dt), masses and applied forces, then reset those envs")
             err.envs = bad     # env indices, for code that resets them and goes on (gymlike.envs)
             raise err
+

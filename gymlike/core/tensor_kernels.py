@@ -13,6 +13,11 @@ def gather_roots(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=w
                   out: wp.array2d(dtype=wp.float32)):
     i = wp.tid()
     b = root_body[i]
+    if b < 0:        # an actor without rigid bodies (a tet or cloth grid): origin, identity, at rest
+        for k in range(13):
+            out[i, k] = 0.0
+        out[i, 6] = 1.0
+        return
     X = body_q[b]
     v = body_qd[b]
     o = body_origin[b]
@@ -87,6 +92,8 @@ def scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int3
     i = wp.tid()
     a = ids[i]
     arts[i] = actor_art[a]
+    if root_body[a] < 0:     # an actor without rigid bodies (a tet or cloth grid): nothing to write
+        return
     if refused[0] != NO_ROW:
         return
     p = wp.vec3(src[a, 0], src[a, 1], src[a, 2]) + body_origin[root_body[a]]

@@ -53,7 +53,19 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
         make, info = mjcf.importer(path, options, up, floating)
     else:
         make, info = _usd_importer(path, options, up, floating), None
+    if getattr(info, "soft", None):
+        from ..deformables import refuse_physx
+        refuse_physx(sim, f"load_asset: '{path}' has soft links (<fem>)")
     return Asset(sim, kind, path, options, make, info)
+
+
+def create_soft_asset(sim, body, options, kind):
+    """The asset of create_tet_grid / create_cloth_grid: one soft body, no rigid part."""
+    from .record import FileInfo
+    options = asset_options(options, f"create_{kind}")
+    up = up_axis(sim)
+    return Asset(sim, kind, None, options, lambda scale, self_collisions: new_builder(options, up),
+                 FileInfo(soft=[body]))
 
 
 def _usd_importer(path, options, up, floating):

@@ -41,6 +41,7 @@ class FileInfo:
     body_joints: dict = field(default_factory=dict)
     actuators: list = field(default_factory=list)
     has_tendons: bool = False
+    soft: list = field(default_factory=list)     # deformables.SoftBody records (URDF <fem> links, grids)
 
 
 class Asset:
@@ -56,6 +57,7 @@ class Asset:
         self._make = make                 # (scale, self_collisions) -> newton.ModelBuilder
         self._info = info if info is not None else FileInfo()   # what the file says beyond the builder
         self._builders = {}
+        self.soft_bodies = list(getattr(self._info, "soft", ()))   # (mjcf.Mjcf has none)
         self.id = Asset._next_id
         Asset._next_id += 1
         b = self.builder(1.0, True)
@@ -67,6 +69,9 @@ class Asset:
         b = self._builders.get(key)
         if b is None:
             b = self._make(*key)
+            if self.soft_bodies:
+                from .. import deformables
+                deformables.add_to_builder(b, self.soft_bodies, key[0])
             gains = fixes.apply_options(b, self.options)
             if not self._builders:             # the base variant: its gains are the DOF properties'
                 self._file_gains = gains
@@ -111,6 +116,8 @@ class Asset:
         self._newton_dof_count = b.joint_dof_count
         self.newton_joint_count = len(b.joint_type)
         self.newton_coord_count = b.joint_coord_count
+        if self.body_count == 0 and self.soft_bodies:
+            return self._soft_only_metadata()
         if self.body_count == 0:
             raise AssetParseError(f"asset {self.name}: no rigid bodies found")
         root_types = [b.joint_type[j] for j in range(len(b.joint_type)) if b.joint_parent[j] == -1]
@@ -232,6 +239,24 @@ class Asset:
         if self.options.disable_gravity:
             from ..enums import RIGID_BODY_DISABLE_GRAVITY
             self.body_flags[:] = RIGID_BODY_DISABLE_GRAVITY
+
+    def _soft_only_metadata(self):
+        """A tet grid or cloth grid: particles only, no rigid body, joint, DOF or shape."""
+        self.floating = False
+        self.joint_names, self.joint_types, self.joint_dofs = [], [], []
+        self.joint_newton = np.zeros(0, np.int32)
+        self.dof_names, self.dof_types = [], []
+        self.dof_count = self.joint_count = self.shape_count = 0
+        self.dof_qd = self.dof_q = self.dof_joint = np.zeros(0, np.int32)
+        self.shape_newton = np.zeros(0, np.int32)
+        self.body_shape_start = self.body_shape_count = np.zeros(0, np.int32)
+        self.dof_props = np.zeros(0, DOF_PROPERTIES_DTYPE)
+        self.actuators, self.has_tendons, self.tendons = [], False, None
+        self.shape_props = np.zeros(0, SHAPE_PROPS_DTYPE)
+        self.body_mass = np.zeros(0, np.float64)
+        self.body_com = np.zeros((0, 3), np.float64)
+        self.body_inertia = np.zeros((0, 3, 3), np.float64)
+        self.body_flags = np.zeros(0, np.int32)
 
     def _default_dof_props(self, b):
         p = np.zeros(self.dof_count, DOF_PROPERTIES_DTYPE)

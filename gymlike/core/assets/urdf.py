@@ -32,8 +32,9 @@ def importer(path, root, options, up, floating):
             ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
             joint_ordering="dfs", bodies_follow_joint_ordering=True))
         return collapse(b, options, keep)
+    from ..deformables import urdf_soft_bodies      # links with a <fem> element (FleX soft bodies)
     return make, FileInfo(body_joints={child: [(f"{j}{sfx}", "ball") for sfx in BALL_AXES]
-                                       for j, child in balls.items()})
+                                       for j, child in balls.items()}, soft=urdf_soft_bodies(xml_text, path))
 
 
 def _urdf_dont_collapse(xml_text):
