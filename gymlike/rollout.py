@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .core import math3d as m3
 from .core.errors import GymlikeNotImplementedError, GymlikeTypeError, GymlikeValueError
 
 DEFAULT_MAX_STEPS = 1000
@@ -362,7 +363,7 @@ def _occludes(frame, body_doc, margin):
 
 def _place(pts, X):
     p, q = np.asarray(X[0], np.float64), X[1]
-    return pts @ _rotation(q).T + p
+    return pts @ m3.quat_to_matrix(q).T + p
 
 
 def _world_points(frame, world):
@@ -444,10 +445,3 @@ def _inside(hull, x, y):
     for a, b in zip(hull, np.roll(hull, -1, 0)):
         inside &= (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]) >= -1e-12
     return inside
-
-
-def _rotation(q):
-    x, y, z, w = (float(v) for v in q)
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])

@@ -14,6 +14,11 @@ Besides the Isaac Gym module's functions, this file also provides the helpers
 that IsaacGymEnvs-era task code (AMP/ASE style) commonly expects next to them
 (``quat_to_angle_axis``, ``exp_map_to_quat``, ``slerp``, ``calc_heading``, ...).
 
+These are the torch side of gymlike's 3-D maths (the numpy side, used by gymapi's value
+types, cameras, USD export and scenes, is ``gymlike/core/math3d.py``; tests/test_math3d.py
+checks that both give the same results). They stay written in torch here, not calling numpy,
+so they run on the tensors' device and compile with TorchScript.
+
 No ``__all__`` is defined on purpose: ``import *`` must export every public name,
 including the ``torch`` and ``np`` modules, exactly as the original module did.
 """

@@ -4,6 +4,7 @@ Warp-CPU path stays tested: the physics test files run on it too."""
 
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -46,12 +47,12 @@ def test_fixed_slopes_in_spaced_envs_with_per_env_friction(gym, monkeypatch, pip
     def speeds():
         return [float(np.array(gym.get_actor_rigid_body_states(e, 1, gymapi.STATE_VEL)["vel"]["linear"][0].tolist())
                       @ down) for e in envs]
-    for _ in range(60):
+    for _ in range(30):                 # contacts settled: the sliding cubes accelerate uniformly
         gym.simulate(sim)
     v0 = speeds()
-    for _ in range(60):
+    for _ in range(30):
         gym.simulate(sim)
-    a = [(v1 - v) / (60 * dt) for v, v1 in zip(v0, speeds())]
+    a = [(v1 - v) / (30 * dt) for v, v1 in zip(v0, speeds())]
     slide = 9.81 * (math.sin(angle) - 0.1 * math.cos(angle))
     assert a == pytest.approx([slide, 0.0, slide, 0.0], abs=0.05 * slide)
 
@@ -122,15 +123,18 @@ def test_c_pipeline_matches_mujoco_warp_on_pendulums_drives_per_world_masses_and
 @pytest.mark.slow
 def test_physics_test_files_pass_on_the_warp_cpu_path():
     """The MuJoCo-Warp path on Warp's CPU backend stays a tested choice: the fast tier of the
-    physics, drive, sensor, state and bad-value test files runs on it."""
+    physics, drive, sensor, state and bad-value test files runs on it. Their SIM_FLEX tests
+    (names or ids with "flex": Newton's XPBD, which the CPU pipeline setting does not touch)
+    already ran in the fast tier and are left out."""
     files = ["test_physics_core.py", "test_props_bodies.py", "test_control_drives.py", "test_tensor_sensors.py",
              "test_tensor_dynamics.py", "test_tensor_state.py", "test_bad_values.py"]
     env = dict(os.environ, GYMLIKE_CPU_PIPELINE="warp")
-    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-p", "no:cacheprovider",
-                          *[os.path.join(TESTS, f) for f in files]], env=env, capture_output=True, text=True,
-                         timeout=900, cwd=TESTS)
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-k", "not flex", "-p",
+                          "no:cacheprovider", *[os.path.join(TESTS, f) for f in files]], env=env,
+                         capture_output=True, text=True, timeout=900, cwd=TESTS)
     assert out.returncode == 0, out.stdout[-3000:]
-    assert " passed" in out.stdout and "failed" not in out.stdout
+    m = re.search(r"(\d+) passed", out.stdout)
+    assert m and int(m.group(1)) > 80 and not re.search(r"\d+ failed", out.stdout), out.stdout[-3000:]
 
 
 @pytest.mark.slow

@@ -15,8 +15,9 @@ from bench_soak import soak  # noqa: E402
 
 @pytest.mark.parametrize("engine", [gymapi.SIM_PHYSX, gymapi.SIM_FLEX], ids=["physx", "flex"])
 def test_same_inputs_give_bitwise_equal_runs(gym, engine):
-    """Random efforts and indexed resets from one seed: two runs agree to the bit; another seed differs."""
-    kw = dict(n=8, frames=40, engine=engine, reset_every=15, substeps=4)
+    """Random efforts and indexed resets (three, of different envs) from one seed: two runs agree
+    to the bit; another seed differs."""
+    kw = dict(n=8, frames=24, engine=engine, reset_every=8, substeps=4)
     (_, a), (_, b), (_, c) = soak(gym, **kw), soak(gym, **kw), soak(gym, seed=1, **kw)
     assert torch.equal(a, b)
     assert not torch.equal(a, c)

@@ -24,6 +24,25 @@ def test_importing_gymapi_loads_no_warp_newton_or_torch():
     assert out.stdout.strip() == "[]"
 
 
+# Modules whose import must build no Warp or Newton object (the lazy-import rule of
+# core/runtime.py): the public helpers, rendering (cameras keep their kernels in
+# render/camera_kernels.py, imported by the functions that launch them), scenes.
+LIGHT = ("gymlike.gymutil", "gymlike.terrain_utils", "gymlike.render.cameras", "gymlike.render.viewer",
+         "gymlike.render.usd", "gymlike.scene", "gymlike.rollout", "gymlike.world", "gymlike.run",
+         "gymlike.core.math3d")
+
+
+def test_light_modules_import_without_warp_or_newton():
+    code = (f"import sys, importlib; [importlib.import_module(m) for m in {LIGHT!r}]; "
+            "print(sorted(m for m in ('warp', 'newton', 'mujoco', 'pxr', 'pyglet') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    # (and the check sees a module that does load Warp: the camera kernels)
+    code = "import sys; import gymlike.render.camera_kernels; print('warp' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "True"
+
+
 def _module_name(path):
     rel = os.path.relpath(path, os.path.dirname(PKG))[:-3].replace(os.sep, ".")
     return rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
@@ -41,7 +60,8 @@ def gymlike_modules():
 
 def imports_of(path, known):
     """(gymlike module imported, line, at module level) for every import in the file, found by
-    walking the whole tree: an import inside a function runs later, but it is still a dependency."""
+    walking the whole tree: an import inside a function runs later, but it is still a dependency
+    (so is a module named to runtime.LazyModule)."""
     me = _module_name(path)
     package = me if path.endswith("__init__.py") else me.rpartition(".")[0]
     found = []
@@ -59,6 +79,9 @@ def imports_of(path, known):
                 for a in node.names:       # `from . import x` names a module when x is one
                     sub = f"{base}.{a.name}"
                     found.append((sub if sub in known else base, node.lineno, top))
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "LazyModule" and node.args \
+                and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).startswith("gymlike."):
+            found.append((node.args[0].value, node.lineno, False))    # imported on first use
         top = top and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         for child in ast.iter_child_nodes(node):
             visit(child, top)
@@ -114,6 +137,36 @@ def test_layers_import_only_downward():
     assert offenders == []
     # (the walk sees imports inside functions: gymapi's lazy import of render.looks)
     assert ("gymlike.render.looks", False) in {(d, top) for d, _, top in imports_of(known["gymlike.gymapi"], known)}
+
+
+# The modules that still bind a module with runtime.LazyModule (the older idiom; the step-path
+# modules and the deformables): no other module may start.
+LAZY_MODULE_USERS = {"core/step.py", "core/drives.py", "core/mjc.py", "core/tensors.py", "core/deformables.py"}
+# importlib.import_module where a module name is data: the `isaacgym` alias hook, the private-name adapter, and
+# LazyModule itself.
+IMPORTLIB_USERS = {"alias.py", "core/upstream.py", "core/runtime.py"}
+
+
+def test_lazy_imports_use_one_idiom():
+    """One lazy-import idiom (core/runtime.py's docstring): an import statement inside the
+    function that needs the module. No importlib.import_module and no module-level __getattr__,
+    no new LazyModule users; and the step path's LazyModule bindings are seen as imports."""
+    known = gymlike_modules()
+    lazy, importlib_users, getattrs = set(), set(), []
+    for m, f in known.items():
+        rel = os.path.relpath(f, PKG).replace(os.sep, "/")
+        tree = ast.parse(open(f).read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "LazyModule":
+                lazy.add(rel)
+            if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) == "import_module"
+                                               or getattr(node.func, "id", None) in ("import_module", "__import__")):
+                importlib_users.add(rel)
+        getattrs += [rel for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"]
+    assert lazy <= LAZY_MODULE_USERS, f"new LazyModule users: {sorted(lazy - LAZY_MODULE_USERS)}"
+    assert importlib_users <= IMPORTLIB_USERS, f"importlib used in {sorted(importlib_users - IMPORTLIB_USERS)}"
+    assert getattrs == []
+    assert ("gymlike.core.kernels", False) in {(d, top) for d, _, top in imports_of(known["gymlike.core.step"], known)}
 
 
 def test_no_gymlike_data_or_methods_set_on_newton_builders():
@@ -212,4 +265,35 @@ def test_tables_and_sim_parts_are_declared(gym):
         sim.attach(modle=None)
     with pytest.raises(AttributeError, match="not declared"):
         sim.component("my_part", dict)
+    gym.destroy_sim(sim)
+
+
+def test_device_tables_hold_the_declared_shapes_and_dtypes(gym):
+    """Every array field of DeviceTables is, on a built sim, a Warp array of the shape and dtype
+    its declaration names: (D,) DOFs, (B,) bodies, (A,) actors, (E,) envs, (K,) input kinds."""
+    import inspect
+
+    import warp as wp
+
+    from conftest import ASSETS, make_sim, options, pose
+    from gymlike.core import kernels
+    from gymlike.core.tables import DeviceTables
+    sim = make_sim(gym)
+    ant = gym.load_asset(sim, ASSETS, "mjcf/nv_ant.xml", options())
+    box = gym.create_box(sim, 0.2, 0.2, 0.2, options())
+    for i in range(3):
+        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 3)
+        gym.create_actor(env, ant, pose(z=0.6), "ant", i, 1)
+        gym.create_actor(env, box, pose(x=1.0, z=0.1), "box", i, 1)
+    gym.prepare_sim(sim)
+    d = sim.dev
+    sizes = {"D": 3 * 8, "B": 3 * (9 + 1), "A": 6, "E": 3, "K": len(kernels.BAD_INPUT_KINDS), "1": 1}
+    assert (d.num_dofs, d.num_bodies, d.num_actors) == (sizes["D"], sizes["B"], sizes["A"])
+    declared = re.findall(r"^    (\w+): wp\.array\s+# \((\w)\,\) (\w+)", inspect.getsource(DeviceTables), re.M)
+    fields = {k for k, v in DeviceTables.__annotations__.items() if v == "wp.array"}
+    assert {name for name, _, _ in declared} == fields and len(fields) > 30
+    for name, size, dtype in declared:
+        a = getattr(d, name)
+        assert isinstance(a, wp.array), name
+        assert a.shape == (sizes[size],) and a.dtype == getattr(wp, dtype), (name, a.shape, a.dtype)
     gym.destroy_sim(sim)

@@ -87,28 +87,49 @@ def test_envs_never_interact(gym, engine):
         assert (p["x"], p["z"]) == pytest.approx((0.05 * i, 0.1), abs=2e-3)
 
 
-def _two_boxes(gym, engine, group1, filter0, filter1):
+# (collision group of the second box, filter bits of the two boxes): one env each, one sim
+PAIRS = [(0, 0, 0), (1, 0, 0), (0, 3, 2), (0, 1, 2)]
+
+
+def _two_boxes(gym, engine, pairs):
+    """x distance of two overlapping boxes after 0.5 s, in one env per `pairs` row (envs never
+    interact, so each row is its own experiment)."""
     sim = make_sim(gym, engine, dt=1 / 240, substeps=2)
     box = gym.create_box(sim, 0.2, 0.2, 0.2, options())
-    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
-    gym.create_actor(env, box, pose(x=-0.05, z=0.1), "a", 0, filter0)
-    gym.create_actor(env, box, pose(x=0.05, z=0.1), "b", group1, filter1)
+    envs = []
+    for group1, filter0, filter1 in pairs:
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        gym.create_actor(env, box, pose(x=-0.05, z=0.1), "a", 0, filter0)
+        gym.create_actor(env, box, pose(x=0.05, z=0.1), "b", group1, filter1)
+        envs.append(env)
     for _ in range(120):
         gym.simulate(sim)
-    xs = [gym.get_actor_rigid_body_states(env, k, gymapi.STATE_POS)[0]["pose"]["p"]["x"] for k in range(2)]
-    return xs[1] - xs[0]
+    return [gym.get_actor_rigid_body_states(env, 1, gymapi.STATE_POS)[0]["pose"]["p"]["x"]
+            - gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)[0]["pose"]["p"]["x"] for env in envs]
 
 
 @pytest.mark.parametrize("engine", ["physx", "flex"])
 def test_collision_groups_and_filters(gym, engine):
+    if engine == "flex":        # one sim, one env per case (XPBD steps are the cost here)
+        same_group, other_group, shared_bit, disjoint_bits = _two_boxes(gym, engine, PAIRS)
+    else:                       # one sim per case: see the next test
+        same_group, other_group, shared_bit, disjoint_bits = [_two_boxes(gym, engine, [p])[0] for p in PAIRS]
     # same group, no common filter bit: the overlapping boxes push each other apart
-    assert _two_boxes(gym, engine, group1=0, filter0=0, filter1=0) > 0.18
+    assert same_group > 0.18
     # different collision groups: they pass through each other
-    assert _two_boxes(gym, engine, group1=1, filter0=0, filter1=0) == pytest.approx(0.1, abs=5e-3)
+    assert other_group == pytest.approx(0.1, abs=5e-3)
     # same group, a shared filter bit: no collision
-    assert _two_boxes(gym, engine, group1=0, filter0=3, filter1=2) == pytest.approx(0.1, abs=5e-3)
+    assert shared_bit == pytest.approx(0.1, abs=5e-3)
     # same group, disjoint filter bits: collide
-    assert _two_boxes(gym, engine, group1=0, filter0=1, filter1=2) > 0.18
+    assert disjoint_bits > 0.18
+
+
+@pytest.mark.xfail(strict=True, reason="SIM_PHYSX: envs whose actors differ only in collision group or "
+                   "filter are stepped as identical MuJoCo worlds, so every env gets the first env's filtering")
+def test_collision_groups_that_differ_between_envs_on_physx(gym):
+    same_group, other_group, shared_bit, disjoint_bits = _two_boxes(gym, "physx", PAIRS)
+    assert same_group > 0.18 and disjoint_bits > 0.18
+    assert other_group == pytest.approx(0.1, abs=5e-3) and shared_bit == pytest.approx(0.1, abs=5e-3)
 
 
 CARTPOLE = dict(cart=(1.0, 0.5, 0.3, 0.2), pole=(0.1, 0.04, 0.04, 1.0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernels as K
+from . import kernels as K, math3d
 from .enums import SimType, UpAxis
 from .errors import GymlikeRuntimeError, warn
 from .runtime import newton as _newton, wp as _wp
@@ -334,9 +334,7 @@ def _dof_axis_inertia(model, h, actors):
     child = model.joint_child.numpy()[joint]
     xc = model.joint_X_c.numpy()[joint].astype(np.float64)
     axis = model.joint_axis.numpy()[qd].astype(np.float64)
-    u, w = xc[:, 3:6], xc[:, 6:7]                   # rotate the axis into the child frame
-    t = 2.0 * np.cross(u, axis)
-    a = axis + w * t + np.cross(u, t)
+    a = math3d.quat_rotate(xc[:, 3:7], axis)        # the axis rotated into the child frame
     a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
     mass = model.body_mass.numpy().astype(np.float64)[child]
     inertia = model.body_inertia.numpy().astype(np.float64).reshape(-1, 3, 3)[child]

@@ -33,6 +33,7 @@ import numpy as np
 from .enums import SimType, SoftMaterialType
 from .errors import (AssetParseError, GymlikeFileNotFoundError, GymlikeIndexError, GymlikeNotImplementedError,
                      GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
+from .math3d import quat_rotate
 from .runtime import LazyModule, newton as _newton, wp as _wp
 from .types import IndexRange, Mat33, SoftMaterial, Vec3, number
 
@@ -287,7 +288,7 @@ def add_to_builder(b, bodies, scale=1.0):
         if sb.link is not None and sb.link in short:      # the link's rest pose in the asset frame
             X = b.body_q[short.index(sb.link)]
             p, q = np.array(X[:3], np.float64), np.array(X[3:7], np.float64)
-            x = _rotate(q, x) + p
+            x = quat_rotate(q, x) + p
         p0 = len(b.particle_q)
         radius = _particle_radius(sb, scale)
         b.add_particles([wp.vec3(*v) for v in x], [wp.vec3(0.0, 0.0, 0.0)] * len(x),
@@ -314,7 +315,7 @@ def place_particles(b, p0, xf):
     wp = _wp()
     p = np.array([xf.p[0], xf.p[1], xf.p[2]], np.float64)
     x = np.asarray([tuple(v) for v in b.particle_q[p0:]], np.float64) - p
-    x = _rotate(q, x) + p
+    x = quat_rotate(q, x) + p
     b.particle_q[p0:] = [wp.vec3(*v) for v in x]
 
 
@@ -325,13 +326,6 @@ def _particle_radius(sb, scale):
     e = np.concatenate([x[idx[:, 0]] - x[idx[:, 1]], x[idx[:, 1]] - x[idx[:, 2]], x[idx[:, 2]] - x[idx[:, 0]]])
     shortest = float(np.linalg.norm(e, axis=1).min()) * scale
     return min(0.01, 0.5 * shortest)
-
-
-def _rotate(q, v):
-    """Rotate vectors v (n, 3) by the quaternion q (x, y, z, w)."""
-    u, w = np.asarray(q[:3]), float(q[3])
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
 
 
 # ============================================================================ the finalized sim

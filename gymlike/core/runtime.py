@@ -6,7 +6,17 @@ GPU) are hidden; instead one status line says when Warp starts compiling kernels
 in its cache yet (the first run: about a minute of otherwise silent work on a 2-core CPU).
 Warp and Newton are reached one way: modules that define Warp kernels import `warp` at module
 level (the decorators need it); everything else calls `wp()` / `newton()` here, which also
-initialise them quietly on first use."""
+initialise them quietly on first use.
+
+Lazy imports, one idiom for the whole project: a module that is heavy (Warp kernels, torch,
+pxr, pyglet, the RL libraries) or that would close an import cycle is imported by an `import`
+statement inside the function that needs it (or inside a one-line accessor such as `wp()`
+here or gymapi's `_cameras()`). Python caches the module, so the statement costs a dictionary
+lookup after the first call, and tests/test_layout.py sees every such import when it checks
+the layers. No module builds Warp objects at import time unless it is a kernel module (its
+name ends in `kernels`, or it is imported only inside functions); no `importlib` and no module
+`__getattr__` for laziness. `LazyModule` below is the older idiom, still used by the step-path
+modules the layout test lists (LAZY_MODULE_USERS); it is not for new code."""
 
 import functools
 import os
@@ -56,8 +66,8 @@ def serialized(cls):
 
 
 class LazyModule:
-    """A module imported on its first attribute access: gymlike.core.kernels defines Warp
-    kernels at import, and importing gymapi must not load Warp."""
+    """A module imported on its first attribute access (the older lazy-import idiom: see the
+    module docstring; tests/test_layout.py counts `LazyModule("gymlike...")` as an import)."""
 
     def __init__(self, name):
         self._name = name

@@ -10,9 +10,12 @@ coordinates that Isaac Gym does not count as DOFs), hence dof_q / dof_qd.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:                  # (annotations only: importing tables loads no Warp)
+    import warp as wp
 
 
 class Declared:
@@ -66,51 +69,51 @@ class HostTables(Declared):
 
 
 class DeviceTables(Declared):
-    """Warp arrays on the sim device read by the step path and the tensor API, and the flags
-    that tell `simulate` which of its optional stages to run."""
+    """Warp arrays on the sim device read by the step path and the tensor API (each with its
+    shape and Warp dtype in the comment; tests/test_layout.py checks them on a built sim), and
+    the flags that tell `simulate` which of its optional stages to run."""
     num_actors: int
     num_bodies: int
     num_dofs: int
-    # DOFs (D,)
-    dof_q: Any                 # int32: Newton joint coordinate
-    dof_qd: Any                # int32: Newton joint DOF
-    dof_mode: Any              # int32: Isaac Gym DofDriveMode
-    dof_stiffness: Any         # float32: N m/rad or N/m (drive)
-    dof_damping: Any           # float32: N m s/rad or N s/m (drive)
-    dof_effort_limit: Any      # float32: N m or N
-    dof_effort_scale: Any      # float32: armature correction of efforts on SIM_FLEX (props.effort_scale)
-    dof_effort: Any            # float32: N m or N applied this simulate (apply_actor_dof_efforts, actuation tensor)
-    dof_velocity_limit: Any    # float32: rad/s or m/s, <= 0: none
-    dof_axis_inertia: Any      # float32: see HostTables
-    # bodies (B,)
-    body_force: Any            # spatial_vector: user wrench at the COM, world frame (N, N m), this simulate
-    body_origin: Any           # vec3 m: env origin
-    body_env: Any              # int32
-    body_actor: Any            # int32
-    no_gravity: Any            # int32: RIGID_BODY_DISABLE_GRAVITY
-    lin_damp: Any              # float32 1/s: AssetOptions.linear_damping
-    ang_damp: Any              # float32 1/s: AssetOptions.angular_damping
-    body_lin_cap: Any          # float32 m/s: AssetOptions.max_linear_velocity
-    body_ang_cap: Any          # float32 rad/s: AssetOptions.max_angular_velocity
-    dof_identity: Any          # int32: 0 .. D-1 (the index of dof_effort rows)
-    dof_env: Any               # int32: env of each DOF (the divergence guard)
-    # actors (A,): int32 copies of the HostTables index maps of the same name
-    actor_env: Any
-    actor_body0: Any
-    actor_joint0: Any
-    actor_q0: Any
-    actor_qd0: Any
-    actor_nqd: Any
-    actor_dof0: Any
-    actor_ndof: Any
-    actor_floating: Any
-    actor_articulation: Any
-    actor_all: Any             # 0 .. A-1 (the non-indexed setters' actor list)
-    actor_speed_scale: Any     # float32: velocity scale from the speed caps, per substep
+    # Array fields: "(shape) dtype[ units]: meaning"; D DOFs, B bodies, A actors, E envs, K input kinds
+    dof_q: wp.array               # (D,) int32: Newton joint coordinate
+    dof_qd: wp.array              # (D,) int32: Newton joint DOF
+    dof_mode: wp.array            # (D,) int32: Isaac Gym DofDriveMode
+    dof_stiffness: wp.array       # (D,) float32 N m/rad or N/m: drive
+    dof_damping: wp.array         # (D,) float32 N m s/rad or N s/m: drive
+    dof_effort_limit: wp.array    # (D,) float32 N m or N
+    dof_effort_scale: wp.array    # (D,) float32: armature correction of efforts on SIM_FLEX (props.effort_scale)
+    dof_effort: wp.array          # (D,) float32 N m or N: applied this simulate (apply_actor_dof_efforts, actuation tensor)
+    dof_velocity_limit: wp.array  # (D,) float32 rad/s or m/s: <= 0: none
+    dof_axis_inertia: wp.array    # (D,) float32: see HostTables
+    dof_identity: wp.array        # (D,) int32: 0 .. D-1 (the index of dof_effort rows)
+    dof_env: wp.array             # (D,) int32: env of each DOF (the divergence guard)
+    body_force: wp.array          # (B,) spatial_vector N, N m: user wrench at the COM, world frame, this simulate
+    body_origin: wp.array         # (B,) vec3 m: env origin
+    body_env: wp.array            # (B,) int32: env index
+    body_actor: wp.array          # (B,) int32: actor index
+    no_gravity: wp.array          # (B,) int32: RIGID_BODY_DISABLE_GRAVITY
+    lin_damp: wp.array            # (B,) float32 1/s: AssetOptions.linear_damping
+    ang_damp: wp.array            # (B,) float32 1/s: AssetOptions.angular_damping
+    body_lin_cap: wp.array        # (B,) float32 m/s: AssetOptions.max_linear_velocity
+    body_ang_cap: wp.array        # (B,) float32 rad/s: AssetOptions.max_angular_velocity
+    # actors: int32 copies of the HostTables index maps of the same name
+    actor_env: wp.array           # (A,) int32
+    actor_body0: wp.array         # (A,) int32
+    actor_joint0: wp.array        # (A,) int32
+    actor_q0: wp.array            # (A,) int32
+    actor_qd0: wp.array           # (A,) int32
+    actor_nqd: wp.array           # (A,) int32
+    actor_dof0: wp.array          # (A,) int32
+    actor_ndof: wp.array          # (A,) int32
+    actor_floating: wp.array      # (A,) int32: 1 where the root joint is free
+    actor_articulation: wp.array  # (A,) int32
+    actor_all: wp.array           # (A,) int32: 0 .. A-1 (the non-indexed setters' actor list)
+    actor_speed_scale: wp.array   # (A,) float32: velocity scale from the speed caps, per substep
     # NaN guard
-    nan_worlds: Any            # (E,) int32: envs whose state went NaN/inf or diverged
-    nan_count: Any             # (1,) int32
-    bad_input: Any             # (len(kernels.BAD_INPUT_KINDS),) int32: non-finite inputs, per kind
+    nan_worlds: wp.array          # (E,) int32: envs whose state went NaN/inf or diverged
+    nan_count: wp.array           # (1,) int32
+    bad_input: wp.array           # (K,) int32: non-finite inputs, per kernels.BAD_INPUT_KINDS kind
     # flags steering simulate (each set by the module named)
     efforts_pending: bool      # dof_effort holds efforts to apply (drives.py)
     forces_pending: bool       # body_force holds wrenches to apply (wrenches.py, tensors.py)

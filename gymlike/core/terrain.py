@@ -32,6 +32,7 @@ import numpy as np
 
 from .enums import UpAxis
 from .errors import GymlikeTypeError, GymlikeValueError
+from .math3d import quat_rotate
 from .types import HeightFieldParams, Transform, TriangleMeshParams, coerce, number
 from .runtime import wp as _wp
 
@@ -247,9 +248,7 @@ SAMPLE_BUDGET = 8_000_000
 
 def _z_is_up(xf, up_axis):
     """Whether the mesh's local z is the sim's up axis under the transform `xf`."""
-    q = xf[3:7]
-    x, y, z, w = q
-    local_z = np.array([2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)])
+    local_z = quat_rotate(xf[3:7], [0.0, 0.0, 1.0])
     up = np.array([0.0, 1.0, 0.0]) if up_axis == UpAxis.UP_AXIS_Y else np.array([0.0, 0.0, 1.0])
     return float(local_z @ up) > 1.0 - 1e-6
 

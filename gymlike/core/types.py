@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from . import math3d
 from .enums import (ContactCollection, DofDriveMode, MeshNormalMode, SoftMaterialType, UpAxis,
                     UsdMaterialMode)
 from .errors import GymlikeTypeError, GymlikeValueError
@@ -256,34 +257,22 @@ class Quat:
 
     @staticmethod
     def from_axis_angle(axis, angle):
-        a = Vec3(axis).normalize()
-        s = math.sin(0.5 * angle)
-        return Quat(a.x * s, a.y * s, a.z * s, math.cos(0.5 * angle))
+        a = Vec3(axis)
+        return Quat(*math3d.quat_from_axis_angle((a.x, a.y, a.z), angle))
 
     @staticmethod
     def from_euler_zyx(x, y, z):
         """Rotation about X by `x`, then Y by `y`, then Z by `z` (all in the fixed frame)."""
-        return (Quat.from_axis_angle(Vec3(0, 0, 1), z) * Quat.from_axis_angle(Vec3(0, 1, 0), y)
-                * Quat.from_axis_angle(Vec3(1, 0, 0), x))
+        return Quat(*math3d.quat_from_euler_zyx(x, y, z))
 
     def to_euler_zyx(self):
         """Inverse of from_euler_zyx: returns (x, y, z) angles."""
-        x, y, z, w = self.x, self.y, self.z, self.w
-        roll = math.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
-        sinp = max(-1.0, min(1.0, 2.0 * (w * y - z * x)))
-        pitch = math.asin(sinp)
-        yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-        return (roll, pitch, yaw)
+        return tuple(float(a) for a in math3d.quat_to_euler_zyx(self.to_tuple()))
 
     def __mul__(self, q):
         if not isinstance(q, Quat):
             raise GymlikeTypeError(f"Quat * expects a Quat, got {type(q).__name__}")
-        ax, ay, az, aw = self.x, self.y, self.z, self.w
-        bx, by, bz, bw = q.x, q.y, q.z, q.w
-        return Quat(aw * bx + ax * bw + ay * bz - az * by,
-                    aw * by - ax * bz + ay * bw + az * bx,
-                    aw * bz + ax * by - ay * bx + az * bw,
-                    aw * bw - ax * bx - ay * by - az * bz)
+        return Quat(*math3d.quat_mul_c(self.x, self.y, self.z, self.w, q.x, q.y, q.z, q.w))
 
     def __eq__(self, o):
         return isinstance(o, Quat) and (self.x, self.y, self.z, self.w) == (o.x, o.y, o.z, o.w)
@@ -291,18 +280,14 @@ class Quat:
     __hash__ = None
 
     def inverse(self):
-        n = self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w
-        return Quat(-self.x / n, -self.y / n, -self.z / n, self.w / n)
+        return Quat(*math3d.quat_inverse(self.to_tuple()))
 
     def normalize(self):
         n = math.sqrt(self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w)
         return Quat(self.x / n, self.y / n, self.z / n, self.w / n)
 
     def rotate(self, v):
-        # v' = v + 2w (q x v) + 2 q x (q x v)
-        qv = Vec3(self.x, self.y, self.z)
-        t = qv.cross(v) * 2.0
-        return v + t * self.w + qv.cross(t)
+        return Vec3(*math3d.quat_rotate_c(self.x, self.y, self.z, self.w, v.x, v.y, v.z))
 
     def to_tuple(self):
         return (self.x, self.y, self.z, self.w)
@@ -512,30 +497,20 @@ def _to_quat_array(q):
     return out
 
 
-def _rot(q, v):
-    u, w = q[..., :3], q[..., 3:4]
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
-
-
 def rotate(quats, vecs):
-    return _to_vec3_array(_rot(_q(quats), _v(vecs)))
+    return _to_vec3_array(math3d.quat_rotate(_q(quats), _v(vecs)))
 
 
 def rotate_inverse(quats, vecs):
-    q = _q(quats)
-    q[..., :3] *= -1.0
-    return _to_vec3_array(_rot(q, _v(vecs)))
+    return _to_vec3_array(math3d.quat_rotate_inverse(_q(quats), _v(vecs)))
 
 
 def transform(transforms, vecs):
-    return _to_vec3_array(_rot(_q(transforms["r"]), _v(vecs)) + _v(transforms["p"]))
+    return _to_vec3_array(math3d.transform_point(_v(transforms["p"]), _q(transforms["r"]), _v(vecs)))
 
 
 def transform_inverse(transforms, vecs):
-    q = _q(transforms["r"])
-    q[..., :3] *= -1.0
-    return _to_vec3_array(_rot(q, _v(vecs) - _v(transforms["p"])))
+    return _to_vec3_array(math3d.quat_rotate_inverse(_q(transforms["r"]), _v(vecs) - _v(transforms["p"])))
 
 
 def dot(a, b):
@@ -547,22 +522,12 @@ def cross(a, b):
 
 
 def quats_to_eulers_zyx(quats):
-    q = _q(quats)
-    x, y, z, w = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
-    roll = np.arctan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
-    pitch = np.arcsin(np.clip(2 * (w * y - z * x), -1, 1))
-    yaw = np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
-    return _to_vec3_array(np.stack([roll, pitch, yaw], -1))
+    return _to_vec3_array(math3d.quat_to_euler_zyx(_q(quats)))
 
 
 def eulers_to_quats_zyx(eulers):
     e = _v(eulers)
-    cr, sr = np.cos(e[..., 0] / 2), np.sin(e[..., 0] / 2)
-    cp, sp = np.cos(e[..., 1] / 2), np.sin(e[..., 1] / 2)
-    cy, sy = np.cos(e[..., 2] / 2), np.sin(e[..., 2] / 2)
-    q = np.stack([sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy,
-                  cr * cp * sy - sr * sp * cy, cr * cp * cy + sr * sp * sy], -1)
-    return _to_quat_array(q)
+    return _to_quat_array(math3d.quat_from_euler_zyx(e[..., 0], e[..., 1], e[..., 2]))
 
 
 # ----------------------------------------------------------------------------- parameter structs

@@ -10,19 +10,17 @@ Adapters for training libraries live in `gymlike.envs.adapters` (rsl_rl, rl_game
 
 from __future__ import annotations
 
-import importlib
-
 from .config import apply_overrides, available_tasks, canonical_task, load_task_config, load_train_config  # noqa: F401
 from .vec_task import VecTask, set_seed  # noqa: F401
 
-# task name -> "module:Class" (imported on first use)
+# task name -> "module of gymlike.envs.tasks:Class" (imported on first use)
 TASKS = {
-    "Cartpole": "gymlike.envs.tasks.cartpole:Cartpole",
-    "Ant": "gymlike.envs.tasks.locomotion:Ant",
-    "Humanoid": "gymlike.envs.tasks.locomotion:Humanoid",
-    "BallBalance": "gymlike.envs.tasks.ball_balance:BallBalance",
-    "ArmReach": "gymlike.envs.tasks.arm_reach:ArmReach",
-    "Quadruped": "gymlike.envs.tasks.quadruped:Quadruped",
+    "Cartpole": "cartpole:Cartpole",
+    "Ant": "locomotion:Ant",
+    "Humanoid": "locomotion:Humanoid",
+    "BallBalance": "ball_balance:BallBalance",
+    "ArmReach": "arm_reach:ArmReach",
+    "Quadruped": "quadruped:Quadruped",
 }
 
 
@@ -33,7 +31,10 @@ def task_class(name: str):
         canonical_task(name)          # raises with a did-you-mean
         raise ValueError(f"unknown task {name!r}; available: {', '.join(TASKS)}")
     mod, cls = TASKS[name].split(":")
-    return getattr(importlib.import_module(mod), cls)
+    from .tasks import arm_reach, ball_balance, cartpole, locomotion, quadruped   # (they load torch)
+    modules = {"arm_reach": arm_reach, "ball_balance": ball_balance, "cartpole": cartpole,
+               "locomotion": locomotion, "quadruped": quadruped}
+    return getattr(modules[mod], cls)
 
 
 def make(task: str, num_envs: int | None = None, seed: int | None = None, cfg: dict | None = None,

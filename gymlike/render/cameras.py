@@ -33,86 +33,15 @@ import numpy as np
 from ..core.enums import CameraFollowMode, ImageType
 from ..core.errors import (GymlikeFileNotFoundError, GymlikeIndexError, GymlikeNotImplementedError,
                            GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
-from ..core import upstream
-from ..core.runtime import newton as _newton, wp as _warp, call_name
+from ..core import math3d as m3, upstream
+from ..core.runtime import newton as _newton, wp as _wp, call_name
 from ..core.sim import Env
 from ..core.types import CameraProperties, Transform, coerce, number
 from ..core.errors import warn
 
-wp = _warp()                        # Warp, initialised quietly as everywhere in gymlike
-
-_NO_HIT = wp.constant(wp.uint32(0xFFFFFFFF))
-_FOLLOW_POSITION = wp.constant(int(CameraFollowMode.FOLLOW_POSITION))
-
-
-@wp.kernel
-def _camera_poses(body_q: wp.array(dtype=wp.transform), body: wp.array(dtype=wp.int32),
-                  local: wp.array(dtype=wp.transform), origin: wp.array(dtype=wp.vec3),
-                  mode: wp.array(dtype=wp.int32), out: wp.array(dtype=wp.transform)):
-    """World pose of each camera (Newton camera frame): env origin * local, or body * local."""
-    v = wp.tid()
-    X = local[v]
-    b = body[v]
-    if b >= 0:
-        B = body_q[b]
-        if mode[v] == _FOLLOW_POSITION:
-            X = wp.transform(wp.transform_get_translation(B) + wp.transform_get_translation(X),
-                             wp.transform_get_rotation(X))
-        else:
-            X = B * X
-    else:
-        X = wp.transform(wp.transform_get_translation(X) + origin[v], wp.transform_get_rotation(X))
-    out[v] = X
-
-
-@wp.kernel
-def _isaac_images(fdepth: wp.array3d(dtype=wp.float32), shape: wp.array3d(dtype=wp.uint32),
-                  shape_seg: wp.array(dtype=wp.int32), far: wp.array(dtype=wp.float32),
-                  depth: wp.array3d(dtype=wp.float32), seg: wp.array3d(dtype=wp.int32)):
-    """Newton's forward depth and shape index -> Isaac Gym's depth (negative, -inf: no hit)
-    and segmentation ids (0: no hit)."""
-    v, i, j = wp.tid()
-    s = shape[v, i, j]
-    d = fdepth[v, i, j]
-    if s == _NO_HIT or d <= 0.0 or d > far[v]:
-        depth[v, i, j] = -wp.inf
-        seg[v, i, j] = 0
-    else:
-        depth[v, i, j] = -d
-        seg[v, i, j] = shape_seg[int(s)]
-
-
-def _rotation_quat(m):
-    """xyzw quaternion of a rotation matrix whose columns are the rotated axes."""
-    from .viewer import _quat_from_matrix
-    return _quat_from_matrix(np.asarray(m, np.float64))
-
-
 # Newton camera axes (x right, y up, z backward) expressed in Isaac Gym's camera frame
 # (x forward, y left, z up): right = -y, up = +z, backward = -x.
-_IG_TO_NEWTON = _rotation_quat(np.array([[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
-
-
-def _qmul(a, b):
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return np.array([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-                     aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz])
-
-
-def _qrot(q, v):
-    x, y, z, w = q
-    u = np.array([x, y, z])
-    v = np.asarray(v, np.float64)
-    return v + 2.0 * np.cross(u, np.cross(u, v) + w * v)
-
-
-def _qinv(q):
-    return np.array([-q[0], -q[1], -q[2], q[3]])
-
-
-def _matrix(q):
-    return np.stack([_qrot(q, e) for e in np.eye(3)], axis=1)
+_IG_TO_NEWTON = m3.quat_from_matrix(np.array([[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
 
 
 # ============================================================================ validation
@@ -191,6 +120,7 @@ class _Group:
     """Cameras rendered together (same image size, field of view, geometry, sampling)."""
 
     def __init__(self, system, cams):
+        wp = _wp()
         sim = system.sim
         dev = sim.device
         self.cams = cams
@@ -223,10 +153,11 @@ class _Group:
 
     def upload(self, system):
         """Camera placements -> device arrays (only after a set/attach/destroy)."""
+        wp = _wp()
         sim = system.sim
         body, local, origin, mode, worlds = [], [], [], [], []
         for c in self.cams:
-            q = _qmul(c.q, _IG_TO_NEWTON)
+            q = m3.quat_mul(c.q, _IG_TO_NEWTON)
             local.append(wp.transform(wp.vec3(*c.p), wp.quat(*q)))
             b = -1 if c.body < 0 else sim.env_start(c.env, "body") + c.body
             body.append(b)
@@ -342,7 +273,7 @@ class CameraSystem:
         p, q = _transform(transform, "set_camera_transform", "transform")
         if isinstance(cam, ViewerCamera):                 # look along the transform's +X
             p = p + cam.env.origin
-            cam.viewer.look_at(p, p + _qrot(q, [1.0, 0.0, 0.0]))
+            cam.viewer.look_at(p, p + m3.quat_rotate(q, [1.0, 0.0, 0.0]))
             return
         cam.p, cam.q = p, q             # an attached camera stays attached: relative to its body
         self._moved(cam)
@@ -386,12 +317,12 @@ class CameraSystem:
         bp, bq = X[:3], X[3:]
         if cam.mode == int(CameraFollowMode.FOLLOW_POSITION):
             return bp + cam.p, cam.q
-        return bp + _qrot(bq, cam.p), _qmul(bq, cam.q)
+        return bp + m3.quat_rotate(bq, cam.p), m3.quat_mul(bq, cam.q)
 
     def view_matrix(self, cam):
         p, q = self.world_pose(cam)
-        qn = _qmul(q, _IG_TO_NEWTON)             # OpenGL camera frame in the sim frame
-        R = _matrix(qn)
+        qn = m3.quat_mul(q, _IG_TO_NEWTON)             # OpenGL camera frame in the sim frame
+        R = m3.quat_to_matrix(qn)
         M = np.eye(4)
         M[:3, :3] = R.T
         M[:3, 3] = -R.T @ p                      # world -> camera, column-vector form
@@ -450,6 +381,7 @@ class CameraSystem:
 
     def _shape_segmentation(self):
         """Segmentation id of every Newton shape: its body's id, or its ground/terrain's."""
+        wp = _wp()
         sim = self.sim
         h = sim.host
         seg = np.zeros(sim.model.shape_count, np.int32)
@@ -470,6 +402,8 @@ class CameraSystem:
             self._shape_segmentation()
 
     def render(self):
+        wp = _wp()
+        from . import camera_kernels as CK
         sim = self.sim
         sim.ensure_ready("render_all_camera_sensors")
         self._layout()
@@ -492,7 +426,7 @@ class CameraSystem:
                 else:
                     model.bvh_refit_shapes(state)
                 mask = want
-            wp.launch(_camera_poses, dim=len(g.cams), inputs=[state.body_q, g.body, g.local, g.origin, g.mode],
+            wp.launch(CK.camera_poses, dim=len(g.cams), inputs=[state.body_q, g.body, g.local, g.origin, g.mode],
                       outputs=[g.xforms], device=sim.device)
             config = self.config_textured if self.textured else self.config
             if g.samples > 1:
@@ -501,7 +435,7 @@ class CameraSystem:
                 config = dataclasses.replace(config, anti_aliasing=SensorCamera.AntiAliasing.SSAA)
             self.sensor.update(state, g.xforms, g.rays, color_image=g.color, forward_depth_image=g.fdepth,
                                shape_index_image=g.shape, world_indices=g.worlds, render_config=config)
-            wp.launch(_isaac_images, dim=(len(g.cams), g.height, g.width),
+            wp.launch(CK.isaac_images, dim=(len(g.cams), g.height, g.width),
                       inputs=[g.fdepth, g.shape, self.shape_seg, g.far], outputs=[g.depth, g.seg],
                       device=sim.device)
         if mask is not None and mask != newton.ShapeFlags.VISIBLE:
@@ -526,6 +460,7 @@ class CameraSystem:
         return g.seg.numpy()[row].copy()
 
     def tensor(self, cam, image_type, what=None):
+        wp = _wp()
         what = what or call_name()
         import torch
         t = _image_type(image_type, what)
@@ -606,6 +541,7 @@ class CameraSystem:
     def _upload_textures(self):
         """Body textures -> the renderer's per-shape texture table (Newton's SensorCamera has no
         public call for it; this mirrors what its assign_checkerboard_material does)."""
+        wp = _wp()
         sources = list(upstream.texture_table(self.sensor)[0][:self._base_texture_count])
         ids = self._base_texture_ids.copy()
         slot = {}
@@ -643,6 +579,7 @@ class CameraSystem:
         self._apply_light()
 
     def _apply_light(self):
+        wp = _wp()
         if self.sensor is None:
             return
         if self.light is None:
@@ -668,9 +605,8 @@ def _y_up(sim):
 
 
 def _look_at(pos, target, up):
-    from .viewer import camera_transform
-    t = camera_transform(pos, np.asarray(target, np.float64) - pos, up)
-    return np.asarray(pos, np.float64), np.array([t.r.x, t.r.y, t.r.z, t.r.w])
+    pos = np.asarray(pos, np.float64)
+    return pos, m3.quat_look_along(np.asarray(target, np.float64) - pos, up)
 
 
 def shapes_of_body(sim, actor, body, kind):
@@ -747,28 +683,9 @@ def texture_from_buffer(sim, width, height, data, what="create_texture_from_buff
 _VIEWER_MAX_WIDTH = 960
 
 
-@wp.kernel
-def _composite(color: wp.array3d(dtype=wp.uint32), fdepth: wp.array3d(dtype=wp.float32),
-               shape: wp.array3d(dtype=wp.uint32), clear: wp.uint32, out: wp.array2d(dtype=wp.uint32),
-               out_fdepth: wp.array3d(dtype=wp.float32), out_shape: wp.array3d(dtype=wp.uint32)):
-    """Per pixel, the nearest of the per-env views (color, forward depth, shape index)."""
-    i, j = wp.tid()
-    best = float(1.0e30)
-    c = clear
-    s = _NO_HIT
-    for v in range(color.shape[0]):
-        d = fdepth[v, i, j]
-        if d > 0.0 and d < best:
-            best = d
-            c = color[v, i, j]
-            s = shape[v, i, j]
-    out[i, j] = c
-    out_fdepth[0, i, j] = wp.where(s == _NO_HIT, 0.0, best)
-    out_shape[0, i, j] = s
-
-
 class _ViewerShot:
     def __init__(self, sim, width, height, hfov, views):
+        wp = _wp()
         from newton.sensors import SensorCamera
         dev = sim.device
         vfov = 2.0 * math.atan(math.tan(0.5 * math.radians(hfov)) * height / width)
@@ -791,6 +708,8 @@ class _ViewerShot:
 
 def _viewer_shot(viewer):
     """Ray trace the whole sim from the viewer's camera (at most _VIEWER_MAX_WIDTH pixels wide)."""
+    wp = _wp()
+    from . import camera_kernels as CK
     sim = viewer.sim
     sim.ensure_ready("viewer image")
     cams = system(sim)
@@ -804,16 +723,16 @@ def _viewer_shot(viewer):
     if shot is None or shot.key != key:
         shot = viewer._shot = _ViewerShot(sim, w, h, float(viewer.horizontal_fov), views)
     p, q = _viewer_pose(viewer)
-    q = _qmul(q, _IG_TO_NEWTON)
+    q = m3.quat_mul(q, _IG_TO_NEWTON)
     shot.xforms.fill_(wp.transform(wp.vec3(*p), wp.quat(*q)))
     sim.model.bvh_refit_shapes(sim.state)
     config = cams.config_textured if cams.textured else cams.config
     cams.sensor.update(sim.state, shot.xforms, shot.rays, color_image=shot.color, forward_depth_image=shot.fdepth,
                        shape_index_image=shot.shape, world_indices=shot.worlds, render_config=config)
     sky = np.array([int(0.45 * 255), int(0.5 * 255), int(0.58 * 255), 255], np.uint8).view(np.uint32)[0]
-    wp.launch(_composite, dim=(h, w), inputs=[shot.color, shot.fdepth, shot.shape, wp.uint32(int(sky))],
+    wp.launch(CK.composite, dim=(h, w), inputs=[shot.color, shot.fdepth, shot.shape, wp.uint32(int(sky))],
               outputs=[shot.out, shot.out_fdepth, shot.out_shape], device=sim.device)
-    wp.launch(_isaac_images, dim=(1, h, w), inputs=[shot.out_fdepth, shot.out_shape, cams.shape_seg, shot.far],
+    wp.launch(CK.isaac_images, dim=(1, h, w), inputs=[shot.out_fdepth, shot.out_shape, cams.shape_seg, shot.far],
               outputs=[shot.depth, shot.seg], device=sim.device)
     return shot
 

@@ -22,6 +22,7 @@ import os
 
 import numpy as np
 
+from ..core import math3d as m3
 from ..core.enums import UpAxis, UsdMaterialMode
 from ..core.errors import (GymlikeNotImplementedError, GymlikeRuntimeError, GymlikeTypeError,
                            GymlikeValueError)
@@ -287,8 +288,7 @@ class _Writer:
         diag, axes = np.linalg.eigh(0.5 * (inertia + inertia.T))
         if np.linalg.det(axes) < 0:
             axes[:, 0] = -axes[:, 0]
-        from .cameras import _rotation_quat
-        qa = _rotation_quat(axes)
+        qa = m3.quat_from_matrix(axes)
         m.CreateDiagonalInertiaAttr(Gf.Vec3f(*map(float, np.maximum(diag, 0.0))))
         m.CreatePrincipalAxesAttr(Gf.Quatf(float(qa[3]), float(qa[0]), float(qa[1]), float(qa[2])))
 
@@ -305,7 +305,7 @@ class _Writer:
         qa = np.array([0.0, 0.0, 0.0, 1.0])
         if jt in (JT.REVOLUTE, JT.PRISMATIC):
             # USD joints turn about a named local axis: rotate both joint frames so X is the axis
-            qa = _quat_between(np.array([1.0, 0.0, 0.0]), t.joint_axis[qd0].astype(np.float64))
+            qa = m3.quat_between(np.array([1.0, 0.0, 0.0]), t.joint_axis[qd0].astype(np.float64))
             schema = UsdPhysics.RevoluteJoint if jt == JT.REVOLUTE else UsdPhysics.PrismaticJoint
         elif jt == JT.FIXED:
             schema = UsdPhysics.FixedJoint
@@ -323,13 +323,12 @@ class _Writer:
             schema = UsdPhysics.Joint
         else:
             return False
-        from .cameras import _qmul
         J = schema.Define(self.stage, path)
         parent = int(t.joint_parent[j])
         if parent >= 0:
             J.CreateBody0Rel().SetTargets([Sdf.Path(body_paths[parent])])
         J.CreateBody1Rel().SetTargets([Sdf.Path(body_paths[int(t.joint_child[j])])])
-        r0, r1 = _qmul(Xp[3:], qa), _qmul(Xc[3:], qa)
+        r0, r1 = m3.quat_mul(Xp[3:], qa), m3.quat_mul(Xc[3:], qa)
         J.CreateLocalPos0Attr(Gf.Vec3f(*map(float, Xp[:3])))
         J.CreateLocalRot0Attr(Gf.Quatf(float(r0[3]), *map(float, r0[:3])))
         J.CreateLocalPos1Attr(Gf.Vec3f(*map(float, Xc[:3])))
@@ -370,19 +369,6 @@ class _Writer:
             raise GymlikeRuntimeError(f"{self.what}: usd-core could not write '{self.path}'")
 
 
-def _quat_between(a, b):
-    """xyzw quaternion turning unit vector a onto b."""
-    b = b / max(np.linalg.norm(b), 1e-12)
-    c = np.cross(a, b)
-    d = float(np.dot(a, b))
-    if d < -1.0 + 1e-9:                      # opposite: half turn about any perpendicular axis
-        axis = np.cross(a, [0.0, 1.0, 0.0]) if abs(a[1]) < 0.9 else np.cross(a, [0.0, 0.0, 1.0])
-        axis /= np.linalg.norm(axis)
-        return np.array([*axis, 0.0])
-    q = np.array([c[0], c[1], c[2], 1.0 + d])
-    return q / np.linalg.norm(q)
-
-
 def _axes_frame(lin, ang):
     """(xyzw rotation whose X, Y, Z columns carry a D6 joint's axes, [(USD axis name, +-1)] in DOF
     order), or None when the axes are not orthogonal (or linear and angular axes share no frame)."""
@@ -416,8 +402,7 @@ def _axes_frame(lin, ang):
         for a in axes:
             k = int(np.argmax(np.abs(R.T @ a)))
             names.append((kind + "XYZ"[k], 1.0 if float((R.T @ a)[k]) > 0 else -1.0))
-    from .cameras import _rotation_quat
-    return _rotation_quat(R), names
+    return m3.quat_from_matrix(R), names
 
 
 def _mesh_arrays(geo, scale, source):

@@ -31,7 +31,7 @@ import weakref
 
 import numpy as np
 
-from ..core import session
+from ..core import math3d as m3, session
 from ..core.enums import KeyboardInput, MouseInput, UpAxis
 from ..core.errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from ..core.sim import Env, Sim
@@ -101,35 +101,9 @@ def _up_vector(sim):
     return np.array([0.0, 1.0, 0.0]) if sim.params.up_axis == UpAxis.UP_AXIS_Y else np.array([0.0, 0.0, 1.0])
 
 
-def _quat_from_matrix(m):
-    """xyzw quaternion of a rotation matrix (columns = rotated axes)."""
-    t = m[0, 0] + m[1, 1] + m[2, 2]
-    if t > 0:
-        s = math.sqrt(t + 1.0) * 2.0
-        q = ((m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, 0.25 * s)
-    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
-        s = math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2.0
-        q = (0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s, (m[2, 1] - m[1, 2]) / s)
-    elif m[1, 1] > m[2, 2]:
-        s = math.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2.0
-        q = ((m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s, (m[0, 2] - m[2, 0]) / s)
-    else:
-        s = math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2.0
-        q = ((m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s, (m[1, 0] - m[0, 1]) / s)
-    q = np.array(q)
-    return q / np.linalg.norm(q)
-
-
 def camera_transform(pos, forward, up):
     """Transform of a camera at `pos` looking along `forward`: +X forward, +Z up, +Y left."""
-    x = np.asarray(forward, np.float64)
-    x = x / max(np.linalg.norm(x), 1e-12)
-    y = np.cross(up, x)
-    if np.linalg.norm(y) < 1e-9:                  # looking straight along the up axis
-        y = np.cross(np.roll(up, 1), x)
-    y /= np.linalg.norm(y)
-    z = np.cross(x, y)
-    q = _quat_from_matrix(np.stack([x, y, z], axis=1))
+    q = m3.quat_look_along(forward, up)
     return Transform(Vec3(*pos), Quat(*q))
 
 

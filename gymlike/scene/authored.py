@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import math3d as m3
 from ..core.assets.check import check_mjcf
 from ..core.assets.importer import guarded, short_name
 from ..core.assets.urdf import prepare_urdf
@@ -99,27 +100,17 @@ def _wp_tf(t):
     return wp.transform(wp.vec3(*t[0]), wp.quat(*t[1]))
 
 
-def _qmul(a, b):
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)
-
-
-def _qrot(q, v):
-    x, y, z, w = q
-    u = np.array([x, y, z])
-    v = np.asarray(v, np.float64)
-    return tuple(2.0 * np.dot(u, v) * u + (w * w - np.dot(u, u)) * v + 2.0 * w * np.cross(u, v))
+def _tf(p, q):
+    return tuple(map(float, p)), tuple(map(float, q))
 
 
 def tf_mul(a, b):
-    return (tuple(np.add(a[0], _qrot(a[1], b[0]))), _qmul(a[1], b[1]))
+    """Scene transforms ((x, y, z), (qx, qy, qz, qw)) composed: b, then a."""
+    return _tf(*m3.transform_mul(a[0], a[1], b[0], b[1]))
 
 
 def tf_inv(a):
-    qi = (-a[1][0], -a[1][1], -a[1][2], a[1][3])
-    return (tuple(-np.asarray(_qrot(qi, a[0]))), qi)
+    return _tf(*m3.transform_inverse(a[0], a[1]))
 
 
 # ---------------------------------------------------------------------------- assets

@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..core.errors import GymlikeFileNotFoundError, GymlikeValueError
+from ..core.math3d import quat_from_axis_angle
 
 SCHEMA_VERSION = 1
 SHAPE_SIZES = {"box": ("hx", "hy", "hz"), "sphere": ("radius",), "capsule": ("radius", "half_height"),
@@ -206,9 +207,8 @@ def quaternion(value, path):
         n = math.sqrt(sum(a * a for a in axis))
         if n == 0:
             raise SceneError(join(path, "axis_angle.axis"), "expected a non-zero axis")
-        half = 0.5 * number(m["angle"], join(path, "axis_angle.angle"))
-        s = math.sin(half) / n
-        return (axis[0] * s, axis[1] * s, axis[2] * s, math.cos(half))
+        angle = number(m["angle"], join(path, "axis_angle.angle"))
+        return tuple(map(float, quat_from_axis_angle(axis, angle)))
     if not isinstance(value, (list, tuple)):
         raise SceneError(path, f"expected identity, [x, y, z, w] or {{axis_angle: {{axis, angle}}}}, got {value!r}")
     q = vector(value, path, 4)
