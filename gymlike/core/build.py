@@ -21,7 +21,7 @@ def one_world(sim):
     """Whether all envs share one Newton world (isolated by collision groups) instead of one
     world per env: when an actor in collision group -1 must collide with every env (Isaac Gym's
     projectiles), or, on SIM_PHYSX, when envs hold different actors (Newton's MuJoCo solver
-    needs identical worlds when it steps them separately)."""
+    needs identical worlds when it steps them separately, collision groups and filters included)."""
     if len(sim.envs) < 2:
         return False
     if any(a.group == -1 for e in sim.envs for a in e.actors):
@@ -425,7 +425,11 @@ def _mujoco_capacity(sim, cone="elliptic"):
 
 
 def _env_signature(env):
-    return tuple((a.asset.id, a.scale) for a in env.actors)
+    """What must be equal for two envs to be the same MuJoCo world: the actors' assets and
+    scales, and their collisions (the group plan and every shape's filter bits, which become
+    the world's geom masks and exclusions)."""
+    return (tuple((a.asset.id, a.scale, tuple(int(f) for f in a.shape_props["filter"])) for a in env.actors),
+            tuple(_plan_collisions(env)))
 
 
 def _make_states(sim, actors):
