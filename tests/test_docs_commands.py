@@ -41,8 +41,8 @@ PLAN = {
     "source .venv/bin/activate": dict(run=False, reason="every run below starts with it"),
     "python examples/train.py task=Cartpole": dict(
         run=True, expect=["done (max_iterations): 2 iterations", "TensorBoard: tensorboard --logdir runs/Cartpole_"]),
-    "python -m pytest tests -q -m \"not slow\"": dict(run=False, reason=SUITE),
-    "python -m pytest tests -q": dict(run=False, reason=SUITE),
+    "python -m pytest tests -q -n 2 -m \"not slow\"": dict(run=False, reason=SUITE),
+    "python -m pytest tests -q -n 2": dict(run=False, reason=SUITE),
     "python examples/train.py task=Cartpole --play": dict(
         run=True, needs="python examples/train.py task=Cartpole",
         expect=["(deterministic actions)", "mean episode length"]),
