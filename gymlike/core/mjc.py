@@ -101,6 +101,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.inputs_gen = 0          # bumps when equality switches or mocap poses may have changed
         self.caps = None             # tables of speed_bounds
         self.bounds = None           # speed_bounds of the last step
+        self.vmax = None             # max |qvel| over every world (_qvel_max)
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
         self.mujoco, self._batch_mod = mujoco, mj_batch
         self.defer = defer
@@ -242,7 +243,7 @@ class SolverMuJoCoC(SolverMuJoCo):
     def model_changed(self):
         self.params_dirty = True
         self.ctrl_current = False        # (gains and actuators may change what ctrl means)
-        self.caps = self.bounds = None   # (per-world models, so the speed bound's lengths, may change)
+        self.caps = self.bounds = self.vmax = None   # (per-world models, so the speed bound's lengths, may change)
         self.clamp_rows = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
         self.body_f_cache = None         # (body flags may change)
         self.inputs_gen += 1
@@ -337,7 +338,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         their conversion is then skipped once MuJoCo's inputs hold those zeros);
         `efforts_on_rows`: the qfrc_applied rows hold this step's efforts (write_efforts). A step that
         fills Newton's solver observables (arrays of MuJoCo-Warp) runs Newton's own step once."""
-        self.bounds = None               # (MuJoCo's velocities change: speed_bounds recomputes)
+        self.bounds = self.vmax = None   # (MuJoCo's velocities change: speed_bounds recomputes)
         if observables is not None:
             if substeps != 1:
                 raise GymlikeValueError("SolverMuJoCoC.step: Newton's observables are filled one step at a time")
@@ -529,12 +530,14 @@ class SolverMuJoCoC(SolverMuJoCo):
             on = ok & (lim > 0)
             table = np.full(self.flat["qvel"].shape, np.inf)
             table[w[on], k[on]] = lim[on]
-            self.clamp_rows = (limits, table)
-        table = self.clamp_rows[1]
+            self.clamp_rows = (limits, table, float(table.min(initial=np.inf)))
+        table, least = self.clamp_rows[1:]
+        if self._qvel_max() <= least:     # (no velocity reaches the lowest limit; NaN: the full pass)
+            return
         qvel = self.flat["qvel"]          # ((worlds, nv) rows strided in the batch state: a view)
         if (np.abs(qvel) > table).any():
             np.clip(qvel, -table, table, out=qvel)
-            self.bounds = None
+            self.bounds = self.vmax = None
 
     def scale_velocities(self, newton_qd, factors):
         """The velocities of the Newton joint DOFs `newton_qd` (int array) times `factors` on
@@ -544,7 +547,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         ok = rows >= 0
         r, nv = rows[ok], self.mj_model.nv
         self.flat["qvel"][r // nv, r % nv] *= factors[ok]
-        self.bounds = None
+        self.bounds = self.vmax = None
 
     def _dof_cells(self, dof_qd):
         """(world, MuJoCo DOF, valid) of the Newton DOFs `dof_qd` (Warp int32) in the qvel rows."""
@@ -600,7 +603,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.flat["qacc_warmstart"][gone] = 0.0
         if self.mj_model.na:
             self.flat["act"][gone] = 0.0
-        self.bounds = None
+        self.bounds = self.vmax = None
         if self.newton_current:
             self.newton_current = False
             if self.defer is not None:
@@ -769,6 +772,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         q = self.flat["qpos"]
         if not ((q >= tables[0]).all() and (q <= tables[1]).all()):     # (NaN: False)
             return False
+        if self._speeds_below(1.0e5, 1.0e5):
+            return True
         w, v = self._body_bounds()
         return w.max(initial=0.0) <= 1.0e5 and v.max(initial=0.0) <= 1.0e5     # (NaN: False)
 
@@ -797,15 +802,20 @@ class SolverMuJoCoC(SolverMuJoCo):
         """False when no body of any world can move faster than its speed caps, by the bounds of
         `_body_bounds` on each body (Newton body caps `body_ang_cap`, `body_lin_cap`, Warp): the
         sum bound first, the angular form where that is not enough."""
-        w, v = self._body_bounds()
+        if self.caps is None:
+            self._speed_bound_tables()
         if self.caps[2] is None:
             b2n = self.mjc_body_to_newton.numpy()
             ok = b2n >= 0
             ang, lin = np.full(b2n.shape, np.inf), np.full(b2n.shape, np.inf)
             ang[ok] = body_ang_cap.numpy()[b2n[ok]]
             lin[ok] = body_lin_cap.numpy()[b2n[ok]]
-            self.caps = self.caps[:2] + (ang, lin) + self.caps[4:]
+            self.caps = self.caps[:2] + (ang, lin) + self.caps[4:] + ((float(ang.min(initial=np.inf)),
+                                                                        float(lin.min(initial=np.inf))),)
         ang_cap, lin_cap = self.caps[2:4]
+        if self._speeds_below(*self.caps[6]):     # (no body reaches the lowest caps)
+            return False
+        w, v = self._body_bounds()
         if (v > lin_cap).any():
             return True
         over = ~(w <= ang_cap)
@@ -824,6 +834,22 @@ class SolverMuJoCoC(SolverMuJoCo):
             every = np.arange(w.shape[0])
             w = np.stack([self._angular_bound(every, b) for b in range(w.shape[1])], 1)
         return w.max(1, initial=0.0), v.max(1, initial=0.0)
+
+    def _qvel_max(self):
+        """max |qvel| over every world's rows (NaN when one is NaN), once per step."""
+        if self.vmax is None:
+            self.vmax = float(np.abs(self.flat["qvel"]).max(initial=0.0))
+        return self.vmax
+
+    def _speeds_below(self, ang, lin):
+        """True when no body can turn faster than `ang` or move faster than `lin`, by the bound
+        of `_body_bounds` at every body's largest lever and every DOF at the largest |qvel| (one
+        number per step; False when it cannot tell, NaN included)."""
+        if self.caps is None:
+            self._speed_bound_tables()
+        top = self._qvel_max()
+        a, l = self.caps[5]
+        return top * a <= ang and top * l <= lin
 
     def _body_bounds(self):
         """(worlds, MuJoCo bodies) bounds on each body's angular speed, |w_b| <= sum of |angular
@@ -890,7 +916,9 @@ class SolverMuJoCoC(SolverMuJoCo):
                 a = parent[a]
         C = self._axis_dots(angular)
         form = [(np.nonzero(ang[:, b])[0], C[np.ix_(ang[:, b] > 0, ang[:, b] > 0)]) for b in range(nb)]
-        self.caps = (ang, lin_lever[0] if nw == 1 else lin_lever, None, None, form)
+        # (largest column sums: every body's bound when every |qvel| is the largest, _speeds_below)
+        largest = (float(ang.sum(0).max(initial=0.0)), float(lin_lever.sum(1).max(initial=0.0)))
+        self.caps = (ang, lin_lever[0] if nw == 1 else lin_lever, None, None, form, largest)
 
     def _axis_dots(self, angular):
         """(nv, nv) C_de = |a_d . a_e| for angular DOFs whose axes are fixed in a common frame
