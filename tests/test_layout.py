@@ -60,8 +60,7 @@ def gymlike_modules():
 
 def imports_of(path, known):
     """(gymlike module imported, line, at module level) for every import in the file, found by
-    walking the whole tree: an import inside a function runs later, but it is still a dependency
-    (so is a module named to runtime.LazyModule)."""
+    walking the whole tree: an import inside a function runs later, but it is still a dependency."""
     me = _module_name(path)
     package = me if path.endswith("__init__.py") else me.rpartition(".")[0]
     found = []
@@ -79,9 +78,6 @@ def imports_of(path, known):
                 for a in node.names:       # `from . import x` names a module when x is one
                     sub = f"{base}.{a.name}"
                     found.append((sub if sub in known else base, node.lineno, top))
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "LazyModule" and node.args \
-                and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).startswith("gymlike."):
-            found.append((node.args[0].value, node.lineno, False))    # imported on first use
         top = top and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         for child in ast.iter_child_nodes(node):
             visit(child, top)
@@ -139,31 +135,30 @@ def test_layers_import_only_downward():
     assert ("gymlike.render.looks", False) in {(d, top) for d, _, top in imports_of(known["gymlike.gymapi"], known)}
 
 
-# The modules that still bind a module with runtime.LazyModule (the older idiom; the step-path
-# modules and the deformables): no other module may start.
-LAZY_MODULE_USERS = {"core/step.py", "core/drives.py", "core/mjc.py", "core/tensors.py", "core/deformables.py"}
-# importlib.import_module where a module name is data: the `isaacgym` alias hook, the private-name adapter, and
-# LazyModule itself.
-IMPORTLIB_USERS = {"alias.py", "core/upstream.py", "core/runtime.py"}
+# importlib.import_module where a module name is data: the `isaacgym` alias hook and the private-name adapter.
+IMPORTLIB_USERS = {"alias.py", "core/upstream.py"}
 
 
 def test_lazy_imports_use_one_idiom():
     """One lazy-import idiom (core/runtime.py's docstring): an import statement inside the
-    function that needs the module. No importlib.import_module and no module-level __getattr__,
-    no new LazyModule users; and the step path's LazyModule bindings are seen as imports."""
+    function that needs the module (or a one-line accessor), which the layer check sees. No
+    importlib.import_module, no module-level __getattr__, no lazy-module objects."""
     known = gymlike_modules()
     lazy, importlib_users, getattrs = set(), set(), []
     for m, f in known.items():
         rel = os.path.relpath(f, PKG).replace(os.sep, "/")
         tree = ast.parse(open(f).read())
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "LazyModule":
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("LazyModule", "lazy_import"):
                 lazy.add(rel)
+            if isinstance(node, ast.ClassDef) and any(isinstance(f, ast.FunctionDef) and f.name == "__getattr__"
+                                                      and "import" in ast.unparse(f) for f in node.body):
+                lazy.add(rel)             # (a class importing a module on attribute access)
             if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) == "import_module"
                                                or getattr(node.func, "id", None) in ("import_module", "__import__")):
                 importlib_users.add(rel)
         getattrs += [rel for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"]
-    assert lazy <= LAZY_MODULE_USERS, f"new LazyModule users: {sorted(lazy - LAZY_MODULE_USERS)}"
+    assert lazy == set(), f"lazy-module objects in {sorted(lazy)}"
     assert importlib_users <= IMPORTLIB_USERS, f"importlib used in {sorted(importlib_users - IMPORTLIB_USERS)}"
     assert getattrs == []
     assert ("gymlike.core.kernels", False) in {(d, top) for d, _, top in imports_of(known["gymlike.core.step"], known)}

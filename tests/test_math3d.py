@@ -169,9 +169,8 @@ def test_torch_utils_agree_with_math3d(rng):
 # Formula fingerprints of host-side quaternion maths: a Hamilton product's w term, a rotation
 # through two cross products, a rotation matrix's first entry.
 FINGERPRINTS = ("aw * bw - ax * bx", "np.cross(u, t)", "1 - 2 * (y * y + z * z)", "1.0 - 2.0 * (y * y + z * z)")
-# Where they may be: math3d itself, torch_utils (the torch side), and core/contacts.py, whose
-# host-side contact-point rotation is the one copy left (edited by the step-path work).
-ALLOWED = {"core/math3d.py", "torch_utils.py", "core/contacts.py"}
+# Where they may be: math3d itself and torch_utils (the torch side).
+ALLOWED = {"core/math3d.py", "torch_utils.py"}
 
 
 def test_quaternion_formulas_live_in_math3d_only():

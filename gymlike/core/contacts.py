@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 import warp as wp
 
+from . import math3d
 from . import observables as OBS
 from .launch import Launcher
 from .enums import SimType
@@ -260,7 +261,7 @@ def rigid_contacts(sim, env, what=None):
         dyn = b >= 0
         if dyn.any():
             q = body_q[b[dyn]]
-            out[dyn] = q[:, 0:3] + _rotate(q[:, 3:7], out[dyn])
+            out[dyn] = q[:, 0:3] + math3d.quat_rotate(q[:, 3:7], out[dyn])
         return out
 
     pw0, pw1 = world_point(b0, p0), world_point(b1, p1)
@@ -324,18 +325,10 @@ def _contacts_c(cs, m, body_q, worlds):
         dyn = b >= 0
         if dyn.any():
             q = body_q[b[dyn]]
-            inv = q[:, 3:7] * np.array([-1.0, -1.0, -1.0, 1.0])
-            out[dyn] = _rotate(inv, pw[dyn] - q[:, 0:3])
+            out[dyn] = math3d.quat_rotate_inverse(q[:, 3:7], pw[dyn] - q[:, 0:3])
         return out
     zero = np.zeros_like(pos)
     return s0, s1, local(s0, pw0), local(s1, pw1), zero, zero, nrm, f
-
-
-def _rotate(q, v):
-    """Rotate vectors v (n,3) by unit quaternions q (n,4) xyzw."""
-    u, w = q[:, 0:3], q[:, 3:4]
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
 
 
 def _tangents(n):

@@ -34,10 +34,13 @@ from .enums import SimType, SoftMaterialType
 from .errors import (AssetParseError, GymlikeFileNotFoundError, GymlikeIndexError, GymlikeNotImplementedError,
                      GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
 from .math3d import quat_rotate
-from .runtime import LazyModule, newton as _newton, wp as _wp
+from .runtime import newton as _newton, wp as _wp
 from .types import IndexRange, Mat33, SoftMaterial, Vec3, number
 
-DK = LazyModule("gymlike.core.deformable_kernels")
+def DK():
+    """gymlike.core.deformable_kernels (Warp kernels), imported on first use."""
+    from . import deformable_kernels
+    return deformable_kernels
 
 REFUSED_ON_PHYSX = ("soft bodies, cloth and particles need a SIM_FLEX sim (Newton's VBD solver); SIM_PHYSX sims "
                     "step on Newton's MuJoCo solver, which has no deformables")
@@ -408,7 +411,7 @@ class Deformables:
         if n == 0:
             return
         st = self.sim.state
-        _wp().launch(DK.reset_particles, n, (p0, self.rest_q, st.particle_q, st.particle_qd), device=self.sim.device)
+        _wp().launch(DK().reset_particles, n, (p0, self.rest_q, st.particle_q, st.particle_qd), device=self.sim.device)
         self.sim.state_written([i])
 
     # ------------------------------------------------------------------ particle state tensor
@@ -418,7 +421,7 @@ class Deformables:
 
     def refresh(self, t):
         st, m = self.sim.state, self.sim.model
-        _wp().launch(DK.gather_particles, self.num_particles,
+        _wp().launch(DK().gather_particles, self.num_particles,
                      (st.particle_q, st.particle_qd, m.particle_inv_mass, self.particle_origin, t._wp),
                      device=self.sim.device)
 
@@ -449,8 +452,8 @@ class Deformables:
         dev = self.sim.device
         if host_ids is not None:
             self.actor_selected.zero_()
-            wp.launch(DK.select_actors, len(host_ids), (ids, self.actor_selected), device=dev)
-        wp.launch(DK.scatter_particles, n, (src, self.particle_actor, self.actor_selected, int(host_ids is None),
+            wp.launch(DK().select_actors, len(host_ids), (ids, self.actor_selected), device=dev)
+        wp.launch(DK().scatter_particles, n, (src, self.particle_actor, self.actor_selected, int(host_ids is None),
                                             self.particle_origin, st.particle_q, st.particle_qd,
                                             m.particle_inv_mass, m.particle_mass), device=dev)
         self.sim.state_written(None if host_ids is None else host_ids)

@@ -41,7 +41,7 @@ import numpy as np
 from . import upstream
 from .launch import Graphs
 from .errors import GymlikeValueError, listed, warn
-from .runtime import LazyModule, newton as _newton, wp as _wp
+from .runtime import newton as _newton, wp as _wp
 
 CHOICES = ("mujoco-c", "warp")
 
@@ -58,7 +58,10 @@ def applies(device):
     return device.startswith("cpu") and choice() == "mujoco-c"
 
 
-K = LazyModule("gymlike.core.kernels")    # (Warp kernels: loaded with the step path)
+def K():
+    """gymlike.core.kernels (Warp kernels: loaded with the step path), imported on first use."""
+    from . import kernels
+    return kernels
 
 
 def c_step(solver):
@@ -505,7 +508,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             return False
         c = self.effort_cache
         if c is None or c[0] is not dev.dof_effort:
-            off = dev.dof_mode.numpy() != int(K.DOF_MODE_EFFORT)
+            off = dev.dof_mode.numpy() != int(K().DOF_MODE_EFFORT)
             c = self.effort_cache = (dev.dof_effort, dev.dof_effort.numpy(), dev.dof_effort_limit.numpy().copy(),
                                      dev.dof_effort_scale.numpy().copy(), off if off.any() else None)
         _, effort, limit, scale, off = c
@@ -789,7 +792,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             tables = None
             if cells is not None:
                 qd = dof_qd.numpy()
-                margin = float(K.DIVERGED_PAST_LIMIT)
+                margin = float(K().DIVERGED_PAST_LIMIT)
                 lo = np.full(self.flat["qpos"].shape, -1.0e5)
                 hi = np.full(self.flat["qpos"].shape, 1.0e5)
                 lo[cells.w, cells.qc] = np.maximum(model.joint_limit_lower.numpy()[qd] - margin, -1.0e5)

@@ -15,8 +15,7 @@ here or gymapi's `_cameras()`). Python caches the module, so the statement costs
 lookup after the first call, and tests/test_layout.py sees every such import when it checks
 the layers. No module builds Warp objects at import time unless it is a kernel module (its
 name ends in `kernels`, or it is imported only inside functions); no `importlib` and no module
-`__getattr__` for laziness. `LazyModule` below is the older idiom, still used by the step-path
-modules the layout test lists (LAZY_MODULE_USERS); it is not for new code."""
+`__getattr__` for laziness (tests/test_layout.py checks all three)."""
 
 import functools
 import os
@@ -63,22 +62,6 @@ def serialized(cls):
         if callable(fn) and not name.startswith("_"):
             setattr(cls, name, locked(fn))
     return cls
-
-
-class LazyModule:
-    """A module imported on its first attribute access (the older lazy-import idiom: see the
-    module docstring; tests/test_layout.py counts `LazyModule("gymlike...")` as an import)."""
-
-    def __init__(self, name):
-        self._name = name
-        self._module = None
-
-    def __getattr__(self, attr):
-        m = self._module
-        if m is None:
-            import importlib
-            m = self._module = importlib.import_module(self._name)
-        return getattr(m, attr)
 
 
 def verbose():

@@ -16,9 +16,12 @@ from .enums import SimType
 from .errors import SimulationNaNError, listed
 from .launch import Launcher
 from .state import spans
-from .runtime import LazyModule, newton as _newton, wp as _wp
+from .runtime import newton as _newton, wp as _wp
 
-K = LazyModule("gymlike.core.kernels")
+def K():
+    """gymlike.core.kernels (Warp kernels), imported on first use."""
+    from . import kernels
+    return kernels
 
 
 class Stepper:
@@ -51,7 +54,7 @@ class Stepper:
         # efforts: on MuJoCo C (every substep on it) straight into MuJoCo's rows, else Newton's joint_f
         on_rows = bool(d.efforts_pending and cstep is not None and not sim.step_kwargs and cstep.write_efforts(d))
         if d.efforts_pending and not on_rows:
-            launch("efforts", K.apply_dof_efforts, d.num_dofs,
+            launch("efforts", K().apply_dof_efforts, d.num_dofs,
                    (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, sim.control.joint_f))
         attractors = sim.attractors
         if attractors is not None and not attractors.items:
@@ -65,7 +68,7 @@ class Stepper:
         for nstep, kw in self._solver_calls(n_sub, attractors is not None):
             s_in, s_out = (sim.state if need_state else sim.stepping_state), sim.state_next
             if need_wrench:
-                launch(("wrenches", id(s_in)), K.body_wrenches, d.num_bodies,
+                launch(("wrenches", id(s_in)), K().body_wrenches, d.num_bodies,
                        (s_in.body_q, s_in.body_qd, model.body_mass, model.body_inertia,
                         model.body_world, model.gravity, d.body_force, d.no_gravity,
                         d.lin_damp, d.ang_damp, h * nstep, s_in.body_f))
@@ -86,7 +89,7 @@ class Stepper:
                 cstep.clamp_dof_velocities(d.dof_qd, d.dof_velocity_limit)
             elif d.velocity_clamp:
                 sim.sync_state()
-                launch(("vclamp", id(s_out)), K.clamp_dof_velocities, d.num_dofs,
+                launch(("vclamp", id(s_out)), K().clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
             # body speed caps (PhysX's max_linear/angular_velocity); the C step first bounds the
             # speeds from MuJoCo's velocities and skips them when no body can reach its cap
@@ -94,9 +97,9 @@ class Stepper:
             if caps:
                 sim.sync_state()
                 d.actor_speed_scale.fill_(1.0)
-                launch(("bspeed", id(s_out)), K.body_speed_scale, d.num_bodies,
+                launch(("bspeed", id(s_out)), K().body_speed_scale, d.num_bodies,
                        (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
-                launch(("ascale", id(s_out)), K.scale_actor_velocities, d.num_actors,
+                launch(("ascale", id(s_out)), K().scale_actor_velocities, d.num_actors,
                        (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self.clamped))
             if caps and cstep is not None and "observables" not in kw and self.flag(self.clamped):
                 # the same scale on MuJoCo's rows of the capped actors (velocities are linear in
@@ -163,10 +166,10 @@ class Stepper:
         # within the DOF limits' margin leaves nothing to flag, and needs no Newton conversion)
         if cstep is None or not cstep.surely_sound(d.dof_qd, sim.model):
             st = sim.state
-            self.launch(("nan", id(st)), K.find_nan_worlds, d.num_bodies,
+            self.launch(("nan", id(st)), K().find_nan_worlds, d.num_bodies,
                         (st.body_q, st.body_qd, d.body_env, d.nan_worlds, d.nan_count))
             if not sim.joint_state_stale:       # (XPBD leaves joint coordinates stale: bodies only)
-                self.launch(("limits", id(st)), K.find_dofs_past_limits, d.num_dofs,
+                self.launch(("limits", id(st)), K().find_dofs_past_limits, d.num_dofs,
                             (st.joint_q, d.dof_q, d.dof_qd, sim.model.joint_limit_lower,
                              sim.model.joint_limit_upper, d.dof_env, d.nan_worlds, d.nan_count))
         self.nan_unread += 1
@@ -192,7 +195,7 @@ class Stepper:
             raise err
         if self.flag(d.nan_count):
             bad = np.nonzero(d.nan_worlds.numpy())[0].tolist()
-            inputs = [K.BAD_INPUT_KINDS[k] for k in np.nonzero(d.bad_input.numpy())[0]]
+            inputs = [K().BAD_INPUT_KINDS[k] for k in np.nonzero(d.bad_input.numpy())[0]]
             d.nan_count.zero_()
             d.nan_worlds.zero_()
             d.bad_input.zero_()

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .runtime import LazyModule, call_name
+from .runtime import call_name, wp as _wp
 from .enums import TensorDataType
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 
 
-wp = LazyModule("warp")     # (imported on first use; create_sim has initialised it quietly by then)
-TK = LazyModule("gymlike.core.tensor_kernels")   # (Warp loads on first use)
+def TK():
+    """gymlike.core.tensor_kernels (Warp kernels), imported on first use."""
+    from . import tensor_kernels
+    return tensor_kernels
 
 
 # ============================================================================ gymapi.Tensor
@@ -105,7 +107,7 @@ class TensorAPI:
         dev = sim.device
         self.n_act, self.n_body, self.n_dof = h.num_actors, h.num_bodies, h.num_dofs
         # (index maps: sim.dev, shared with the handle API)
-        self.arts = wp.zeros(max(1, self.n_act), dtype=wp.int32, device=dev)
+        self.arts = _wp().zeros(max(1, self.n_act), dtype=_wp().int32, device=dev)
         self.buffers = {}
         self.refreshers = {}
         from .launch import Launcher
@@ -115,8 +117,8 @@ class TensorAPI:
         self._host_views = {}                       # numpy views of the DOF value tables (drives.write_all_host)
         # zero-quaternion rows of the state setters (refuse_zero_quaternions): the first one
         # listed, or NO_ROW; read on the host only where that costs no device sync
-        self.refused = wp.array([TK.NO_ROW], dtype=wp.int32, device=dev)
-        self.report_now = wp.get_device(dev).is_cpu
+        self.refused = _wp().array([TK().NO_ROW], dtype=_wp().int32, device=dev)
+        self.report_now = _wp().get_device(dev).is_cpu
         self._refused_host = self.refused.numpy() if self.report_now else None   # (CPU: a view)
 
     # ------------------------------------------------------------------ buffers
@@ -125,7 +127,7 @@ class TensorAPI:
         t = self.buffers.get(name)
         if t is None:
             tt = self.torch.zeros(shape, dtype=self.torch.float32, device=self.sim.device)
-            t = GymTensor(tt, wp.from_torch(tt) if tt.numel() else None, own_data=True)
+            t = GymTensor(tt, _wp().from_torch(tt) if tt.numel() else None, own_data=True)
             self.buffers[name] = t
             self.refreshers[name] = fill
             if tt.numel():
@@ -178,11 +180,11 @@ class TensorAPI:
 
     def refresh_roots(self, t):
         st = self.sim.state
-        self.launch(("roots", id(st)), TK.gather_roots, self.n_act, (st.body_q, st.body_qd, self.sim.dev.actor_body0, self.sim.dev.body_origin, t._wp))
+        self.launch(("roots", id(st)), TK().gather_roots, self.n_act, (st.body_q, st.body_qd, self.sim.dev.actor_body0, self.sim.dev.body_origin, t._wp))
 
     def refresh_bodies(self, t):
         st = self.sim.state
-        self.launch(("bodies", id(st)), TK.gather_bodies, self.n_body, (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
+        self.launch(("bodies", id(st)), TK().gather_bodies, self.n_body, (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
 
     def refresh_dofs(self, t):
         if self.n_dof == 0:
@@ -195,7 +197,7 @@ class TensorAPI:
             return
         sim.sync_joint_state()
         st, d = sim.joint_state, sim.dev      # (joint coordinates only: pending body kinematics stays pending)
-        self.launch(("dofs", id(st)), TK.gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
+        self.launch(("dofs", id(st)), TK().gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
 
     # ------------------------------------------------------------------ validation
     def as_array(self, tensor, what, rows, cols=None, dtype=None, arg="the tensor"):
@@ -236,7 +238,7 @@ class TensorAPI:
         st = self._staging.get(key)
         if st is None:
             buf = self.torch.empty(shape, dtype=t.dtype, device=self.torch_device)
-            st = self._staging[key] = (buf, wp.from_torch(buf))
+            st = self._staging[key] = (buf, _wp().from_torch(buf))
         st[0].view(-1).copy_(t.reshape(-1))
         return st[1]
 
@@ -255,7 +257,7 @@ class TensorAPI:
         st = self._staging.get("actor indices")
         if st is None:
             buf = self.torch.zeros(max(1, self.n_act), dtype=self.torch.int32, device=self.torch_device)
-            st = self._staging["actor indices"] = (buf, wp.from_torch(buf))
+            st = self._staging["actor indices"] = (buf, _wp().from_torch(buf))
         st[0][: t.numel()].copy_(t)
         return st[1], host
 
@@ -290,15 +292,15 @@ class TensorAPI:
         d, h = self.sim.dev, self.sim.host
         host_flag = self._refused_host if self.report_now else None
         if host_flag is not None:
-            host_flag[0] = TK.NO_ROW            # (a memory write; fill_ costs a launch)
+            host_flag[0] = TK().NO_ROW            # (a memory write; fill_ costs a launch)
         else:
-            self.refused.fill_(TK.NO_ROW)
-        self.launch(("zero_quat", roots), TK.find_zero_quaternions, n,
+            self.refused.fill_(TK().NO_ROW)
+        self.launch(("zero_quat", roots), TK().find_zero_quaternions, n,
                     (src, ids, int(roots), d.actor_env if roots else d.body_env, int(not self.report_now),
                      self.refused, d.nan_worlds, d.bad_input, d.nan_count))
         if host_flag is not None:
             i = int(host_flag[0])
-            if i != TK.NO_ROW:
+            if i != TK().NO_ROW:
                 r = int(host[i]) if host is not None else i
                 who = f"actor {r}, env {h.actor_env[r]}" if roots else f"rigid body {r}, env {h.body_env[r]}"
                 raise GymlikeValueError(f"{what}: {arg} row {r} ({who}) has a zero quaternion in columns 3:7 "
