@@ -539,7 +539,8 @@ def _warn_flex_substep(p):
     h = float(p.dt) / max(1, int(p.substeps))
     if h > FLEX_STABLE_SUBSTEP * 1.001:
         need = int(np.ceil(float(p.dt) / FLEX_STABLE_SUBSTEP - 1e-6))
-        warn(f"create_sim: SIM_FLEX steps Newton's XPBD in substeps of {h:.4g} s (dt / substeps); "
+        warn(f"create_sim: SIM_FLEX steps rigid bodies on Newton's XPBD (VBD when the sim holds soft bodies) "
+             f"in substeps of {h:.4g} s (dt / substeps); "
              f"articulations driven by efforts stay stable up to {FLEX_STABLE_SUBSTEP:.4g} s: use "
              f"substeps >= {need} for dt {p.dt:.4g}, or SIM_PHYSX")
 
