@@ -298,7 +298,7 @@ def test_device_tables_hold_the_declared_shapes_and_dtypes(gym):
 # (issue 28); Warp kernels and funcs are left out: their annotations are Warp types.
 ANNOTATED = ("assets.check", "assets.fixes", "assets.importer", "assets.load", "assets.mjcf",
              "assets.record", "assets.urdf", "attractors", "build", "collision", "drives",
-             "dynamics", "enums", "errors", "launch", "observables", "params", "runtime", "session",
+             "dynamics", "enums", "errors", "handles", "launch", "math3d", "observables", "params", "runtime", "session",
              "step", "stubs", "tendons", "terrain", "upstream", "wrenches")
 
 
