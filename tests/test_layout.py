@@ -297,9 +297,10 @@ def test_device_tables_hold_the_declared_shapes_and_dtypes(gym):
 # Modules of gymlike/core whose public functions and methods carry annotations and a docstring
 # (issue 28); Warp kernels and funcs are left out: their annotations are Warp types.
 ANNOTATED = ("assets.check", "assets.fixes", "assets.importer", "assets.load", "assets.mjcf",
-             "assets.record", "assets.urdf", "attractors", "build", "collision", "contacts", "deformables", "drives",
-             "dynamics", "enums", "errors", "handles", "launch", "math3d", "observables", "params", "props", "runtime", "session",
-             "step", "stubs", "tendons", "tensors", "terrain", "types", "upstream", "wrenches")
+             "assets.record", "assets.urdf", "attractors", "build", "collision", "contacts",
+             "deformables", "drives", "dynamics", "enums", "errors", "handles", "launch", "math3d",
+             "observables", "params", "props", "runtime", "session", "state", "step", "stubs",
+             "tendons", "tensors", "terrain", "types", "upstream", "wrenches")
 
 
 def _unannotated(path):
