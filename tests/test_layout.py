@@ -299,8 +299,8 @@ def test_device_tables_hold_the_declared_shapes_and_dtypes(gym):
 ANNOTATED = ("assets.check", "assets.fixes", "assets.importer", "assets.load", "assets.mjcf",
              "assets.record", "assets.urdf", "attractors", "build", "collision", "contacts",
              "deformables", "drives", "dynamics", "enums", "errors", "handles", "launch", "math3d",
-             "observables", "params", "props", "runtime", "session", "state", "step", "stubs",
-             "tendons", "tensors", "terrain", "types", "upstream", "wrenches")
+             "observables", "params", "props", "runtime", "session", "sim", "state", "step",
+             "stubs", "tendons", "tensors", "terrain", "types", "upstream", "wrenches")
 
 
 def _unannotated(path):
