@@ -299,7 +299,7 @@ def test_device_tables_hold_the_declared_shapes_and_dtypes(gym):
 ANNOTATED = ("assets.check", "assets.fixes", "assets.importer", "assets.load", "assets.mjcf",
              "assets.record", "assets.urdf", "attractors", "build", "collision", "contacts",
              "deformables", "drives", "dynamics", "enums", "errors", "handles", "launch", "math3d",
-             "observables", "params", "props", "runtime", "session", "sim", "state", "step",
+             "mjc", "observables", "params", "props", "runtime", "session", "sim", "state", "step",
              "stubs", "tendons", "tensors", "terrain", "types", "upstream", "wrenches")
 
 

@@ -116,7 +116,7 @@ class ContactForces:
         self._stamp = self._force_stamp = self._part_stamp = None
         self._host = None
 
-    def update(self, torques: bool = True, bodies: wp.array | None = None) -> None:
+    def update(self, torques: bool = True, bodies: np.ndarray | None = None) -> None:
         """Accumulate the contact forces of the last step (once per simulate); `torques`: also
         their moments (force sensors need them, net contact forces do not). `bodies` (sorted
         Newton body indices): on MuJoCo C only those are needed (force sensors' subtrees: an
