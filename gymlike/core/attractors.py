@@ -137,7 +137,8 @@ class Attractors:
         it[1], it[2] = int(props.rigid_handle), props.copy()
         self.arrays = None
 
-    def set_target(self, env: Env, handle: int, target: Transform, what: str = "set_attractor_target") -> None:
+    def set_target(self, env: Env, handle: int, target: Transform,
+                   what: str = "set_attractor_target") -> None:
         """Move the target pose (m, unit quaternion) of attractor `handle`."""
         it = self.item(env, handle, what)
         target = coerce(Transform, target, what)

@@ -102,7 +102,8 @@ def _built(sim):
 
 
 # ============================================================================ handle API
-def dof_values(values: np.ndarray | Sequence[float], n: int, what: str | None = None, arg: str = "values") -> np.ndarray:
+def dof_values(values: np.ndarray | Sequence[float], n: int, what: str | None = None,
+               arg: str = "values") -> np.ndarray:
     """A real 1-D array of n finite numbers -> float32 numpy (a copy)."""
     what = what or call_name()
     if isinstance(values, np.ndarray):

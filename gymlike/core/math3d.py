@@ -174,7 +174,8 @@ def transform_point(p: ArrayLike, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     return _f64(p) + quat_rotate(q, v)
 
 
-def transform_mul(p1: ArrayLike, q1: ArrayLike, p2: ArrayLike, q2: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+def transform_mul(p1: ArrayLike, q1: ArrayLike, p2: ArrayLike,
+                  q2: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """(p, q) of the composition (p1, q1) * (p2, q2): apply (p2, q2), then (p1, q1)."""
     return transform_point(p1, q1, p2), quat_mul(q1, q2)
 

@@ -231,7 +231,8 @@ class SolverMuJoCoC(SolverMuJoCo):
             if forget:
                 self.forget |= worlds
 
-    def reset(self, state: newton.State, world_mask: wp.array | None = None, flags: int | None = None) -> None:
+    def reset(self, state: newton.State, world_mask: wp.array | None = None,
+              flags: int | None = None) -> None:
         """SolverMuJoCo.reset; the worlds reset reload from Newton's state before the next step,
         without the warm start and activations they carried."""
         newton = _newton()
@@ -347,8 +348,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         return np.asarray(getattr(owner, key.split(".")[-1]), np.float64).copy()
 
     # ------------------------------------------------------------------ the step
-    def step(self, state_in: newton.State, state_out: newton.State, control: newton.Control, contacts: newton.Contacts | None, dt: float, *, observables: Any = None, substeps: int = 1, efforts: bool = True,
-             body_forces: bool = True, efforts_on_rows: bool = False, **kw: Any) -> None:
+    def step(self, state_in: newton.State, state_out: newton.State, control: newton.Control,
+             contacts: newton.Contacts | None, dt: float, *, observables: Any = None, substeps: int = 1,
+             efforts: bool = True, body_forces: bool = True, efforts_on_rows: bool = False, **kw: Any) -> None:
         """SolverMuJoCo.step on MuJoCo C for `substeps` steps of `dt` each (the same inputs in
         each): Newton's control -> MuJoCo's inputs, Newton's state -> MuJoCo only for written
         worlds, the batch steps, MuJoCo -> Newton's state deferred (`defer`). `efforts` /
@@ -606,7 +608,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         out[:, 0] = self.flat["qpos"][cells.w, cells.qc]
         out[:, 1] = self.flat["qvel"][cells.w, cells.vc]
 
-    def write_dofs(self, cells: DofCells, src: np.ndarray, dofs: np.ndarray | slice, worlds: np.ndarray | None) -> None:
+    def write_dofs(self, cells: DofCells, src: np.ndarray, dofs: np.ndarray | slice,
+                   worlds: np.ndarray | None) -> None:
         """DOF states `src[dofs]` ((n, 2) rows of Isaac Gym's DOFs; `dofs` an index array or
         slice(None)) into the rows, as a new state of `worlds` (bool mask; None: all): their warm
         start and activations are forgotten and Newton's state follows when next read."""

@@ -538,7 +538,7 @@ class Sim:
 
     # ------------------------------------------------------------------ params
     def set_params(self, params: SimParams) -> None:
-        """Replace the sim parameters (checked, copied); gravity and drive gains follow at once."""
+        """Replace the sim parameters (checked, copied); on a built sim, gravity and drive gains follow at once."""
         if not isinstance(params, SimParams):
             raise GymlikeTypeError(f"set_sim_params: expected gymapi.SimParams, got {type(params).__name__}")
         _check_params(params)

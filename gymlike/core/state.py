@@ -94,7 +94,8 @@ def _rows_to_states(rows, origin, flags):
     return out
 
 
-def get_body_states(sim: Sim, b0: int, n: int, origin: np.ndarray | None, flags: int, what: str) -> np.ndarray:
+def get_body_states(sim: Sim, b0: int, n: int, origin: np.ndarray | None, flags: int,
+                    what: str) -> np.ndarray:
     """States of bodies b0 .. b0 + n - 1 as a (n,) RigidBodyState.dtype array, positions relative
     to `origin` (m; None: world frame)."""
     flags = _flags(flags, what)
@@ -176,7 +177,8 @@ def actor_rest_body_states(actor: Actor, flags: int) -> np.ndarray:
     return _rows_to_states(rows, None, flags)
 
 
-def set_body_states(sim: Sim, b0: int, states: np.ndarray, origin: np.ndarray | None, flags: int, what: str) -> None:
+def set_body_states(sim: Sim, b0: int, states: np.ndarray, origin: np.ndarray | None, flags: int,
+                    what: str) -> None:
     """Write body states (structured array) of Newton bodies b0..b0+len-1 (whole actors)."""
     flags = _flags(flags, what)
     if flags == 0:

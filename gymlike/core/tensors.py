@@ -271,7 +271,8 @@ class TensorAPI:
         st[0].view(-1).copy_(t.reshape(-1))
         return st[1]
 
-    def targets(self, indices: GymTensor | object, count: int, what: str) -> tuple[wp.array, np.ndarray | None, int]:
+    def targets(self, indices: GymTensor | object, count: int,
+                what: str) -> tuple[wp.array, np.ndarray | None, int]:
         """The actors a setter writes: every actor for ALL, else the validated index tensor.
         Returns (warp int32 ids, host ids or None for all, count)."""
         if indices is ALL:
@@ -339,7 +340,8 @@ class TensorAPI:
 
     # ------------------------------------------------------------------ setters
     # (validated here; written by the module of each concept, shared with the handle API)
-    def set_roots(self, tensor: GymTensor, indices: GymTensor | object, count: int, what: str | None = None) -> bool:
+    def set_roots(self, tensor: GymTensor, indices: GymTensor | object, count: int,
+                  what: str | None = None) -> bool:
         """Write root states (actors, 13) float32 of every actor, or of the `count` actors in `indices`."""
         what = what or call_name()
         from . import state
@@ -368,7 +370,8 @@ class TensorAPI:
             state.write_dof_rows(self.sim, src, ids, host, n, self.arts, self.launch)
         return True
 
-    def set_dof_values(self, kind: str, tensor: GymTensor, indices: GymTensor | object, count: int, what: str) -> bool:
+    def set_dof_values(self, kind: str, tensor: GymTensor, indices: GymTensor | object, count: int,
+                       what: str) -> bool:
         """kind: 'pos_target' | 'vel_target' | 'actuation'."""
         from . import drives
         arg = "forces" if kind == "actuation" else "targets"

@@ -71,7 +71,8 @@ def _wp_transform(wp, x):
     return wp.transform(wp.vec3(*x[0:3]), wp.quat(*x[3:7]))
 
 
-def add_triangle_mesh(sim: Sim, vertices: np.ndarray, triangles: np.ndarray, params: TriangleMeshParams) -> None:
+def add_triangle_mesh(sim: Sim, vertices: np.ndarray, triangles: np.ndarray,
+                      params: TriangleMeshParams) -> None:
     """Add a static triangle mesh (vertices (n, 3) float32 in m, triangles (m, 3) vertex indices)
     to the ground, placed by params.transform."""
     what = "add_triangle_mesh"
@@ -262,7 +263,8 @@ def _z_is_up(xf, up_axis):
     return float(local_z @ up) > 1.0 - 1e-6
 
 
-def heightmap_of(vertices: np.ndarray, triangles: np.ndarray) -> tuple[tuple[float, float], float, np.ndarray] | None:
+def heightmap_of(vertices: np.ndarray,
+                 triangles: np.ndarray) -> tuple[tuple[float, float], float, np.ndarray] | None:
     """A triangle mesh that is a height map over its rectangle in its own frame (height along
     z) as ((x0, y0), step, heights (nx, ny)): heights[i, j] is the mesh's height at
     (x0 + i step, y0 + j step); None when the mesh is not one (vertices off a square lattice,

@@ -69,7 +69,8 @@ def apply_control(solver: SolverMuJoCo, model: newton.Model, state: newton.State
     solver._apply_mjc_control(model, state, control, data)
 
 
-def newton_state_from_mujoco(solver: SolverMuJoCo, model: newton.Model, state: newton.State, data: Any) -> None:
+def newton_state_from_mujoco(solver: SolverMuJoCo, model: newton.Model, state: newton.State,
+                             data: Any) -> None:
     """MuJoCo's qpos / qvel of `data` read back into Newton's joint and body state."""
     solver._update_newton_state(model, state, data, state_prev=state)
 

@@ -101,7 +101,8 @@ def fail(node: Node, message: str, error: type[Exception] = AssetParseError) -> 
     fail_at(node.file, node.line, str(node), message, error)
 
 
-def fail_at(file: str, line: int, element: str, message: str, error: type[Exception] = AssetParseError) -> NoReturn:
+def fail_at(file: str, line: int, element: str, message: str,
+            error: type[Exception] = AssetParseError) -> NoReturn:
     """Raise `error` with the message prefixed by file, line and element."""
     raise error(f"asset '{file}', line {line}, {element}: {message}")
 

@@ -214,7 +214,8 @@ def _flip_visual_meshes(b):
             b.shape_transform[s] = wp.transform_multiply(b.shape_transform[s], flip)
 
 
-def collapse(b: newton.ModelBuilder, options: AssetOptions, keep_names: Collection[str] = ()) -> newton.ModelBuilder:
+def collapse(b: newton.ModelBuilder, options: AssetOptions,
+             keep_names: Collection[str] = ()) -> newton.ModelBuilder:
     """AssetOptions.collapse_fixed_joints: merge fixed-joint children into their parents, but
     keep the root (Newton would also fold a base welded to the world into the world) and URDF
     fixed joints marked dont_collapse="true" (e.g. feet that must stay bodies)."""

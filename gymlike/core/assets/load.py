@@ -27,7 +27,8 @@ _MJCF_EXT = (".xml", ".mjcf")
 _USD_EXT = (".usd", ".usda", ".usdc", ".usdz")
 
 
-def load_asset_file(sim: Sim, root: str, filename: str, options: AssetOptions | None, kind: str | None = None) -> Asset:
+def load_asset_file(sim: Sim, root: str, filename: str, options: AssetOptions | None,
+                    kind: str | None = None) -> Asset:
     """The Asset of a URDF or MJCF file (root/filename; `kind` 'urdf' or 'mjcf', else from the
     extension), checked and imported with `options`."""
     options = asset_options(options)

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from ..types import AssetOptions
 
 
-def importer(path: str, options: AssetOptions, up: newton.Axis, floating: bool | None) -> tuple[Callable[[float, bool], newton.ModelBuilder], Mjcf]:
+def importer(path: str, options: AssetOptions, up: newton.Axis,
+             floating: bool | None) -> tuple[Callable[[float, bool], newton.ModelBuilder], Mjcf]:
     """(make(scale, self_collisions) -> sub-builder, the file's Mjcf) for an MJCF file."""
     check_mjcf(path)
     mjcf = Mjcf(path)

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from ..types import AssetOptions
 
 
-def importer(path: str, root: str, options: AssetOptions, up: newton.Axis, floating: bool | None) -> tuple[Callable[[float, bool], newton.ModelBuilder], FileInfo]:
+def importer(path: str, root: str, options: AssetOptions, up: newton.Axis,
+             floating: bool | None) -> tuple[Callable[[float, bool], newton.ModelBuilder], FileInfo]:
     """(make(scale, self_collisions) -> sub-builder, FileInfo: the ball joints' DOF names) for a
     URDF file: the text is prepared once, each scale variant imports it."""
     xml_text = prepare_urdf(path, root)
