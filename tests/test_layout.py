@@ -292,3 +292,42 @@ def test_device_tables_hold_the_declared_shapes_and_dtypes(gym):
         assert isinstance(a, wp.array), name
         assert a.shape == (sizes[size],) and a.dtype == getattr(wp, dtype), (name, a.shape, a.dtype)
     gym.destroy_sim(sim)
+
+
+# Every public function and method of gymlike/core carries annotations and a docstring (issue 28);
+# Warp kernels and funcs are left out: their annotations are Warp types.
+CORE_FILES = sorted(os.path.relpath(os.path.join(folder, f), CORE)
+                    for folder, _, files in os.walk(CORE) for f in files if f.endswith(".py"))
+
+
+def _unannotated(path):
+    """Public functions/methods of one file lacking a docstring, a parameter or return annotation."""
+    found = []
+
+    def walk(body, prefix, in_class):
+        for node in body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                walk(node.body, prefix + node.name + ".", True)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_"):
+                decorators = [ast.unparse(d) for d in node.decorator_list]
+                if any(d.startswith(("wp.kernel", "wp.func")) for d in decorators):
+                    continue
+                a = node.args
+                params = a.posonlyargs + a.args + a.kwonlyargs + [p for p in (a.vararg, a.kwarg) if p]
+                if in_class and "staticmethod" not in decorators and params and params[0].arg in ("self", "cls"):
+                    params = params[1:]
+                name = prefix + node.name
+                if ast.get_docstring(node) is None:
+                    found.append(f"{name}: no docstring")
+                found.extend(f"{name}: parameter {p.arg} not annotated" for p in params if p.annotation is None)
+                if node.returns is None:
+                    found.append(f"{name}: no return annotation")
+
+    with open(path) as f:
+        walk(ast.parse(f.read()).body, "", False)
+    return found
+
+
+@pytest.mark.parametrize("rel", CORE_FILES)
+def test_core_public_functions_are_annotated_and_documented(rel):
+    assert _unannotated(os.path.join(CORE, rel)) == []

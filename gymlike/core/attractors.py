@@ -8,6 +8,8 @@ and the body's smallest principal inertia), so stiff, heavily damped attractors 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import warp as wp
 
@@ -15,6 +17,11 @@ from .enums import AXIS_ROTATION, AXIS_X, AXIS_Y, AXIS_Z
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 from .runtime import wp as _wp, call_name
 from .types import AttractorProperties, Transform, coerce, number, require_finite
+
+if TYPE_CHECKING:
+    import newton
+
+    from .sim import Env, Sim
 
 
 @wp.func
@@ -84,7 +91,8 @@ class Attractors:
         self.items = []           # [env, env-domain body handle, AttractorProperties]
         self.arrays = None
 
-    def create(self, env, props, what="create_rigid_body_attractor"):
+    def create(self, env: Env, props: AttractorProperties, what: str = "create_rigid_body_attractor") -> int:
+        """Add an attractor in `env`; returns its handle (an index into the sim's attractors)."""
         self._check(env, props, what)
         self.items.append([env, int(props.rigid_handle), props.copy()])
         self.arrays = None
@@ -111,7 +119,8 @@ class Attractors:
         if number(props.axes, f"{what}: props.axes", integer=True) & ~valid:
             raise GymlikeValueError(f"{what}: axes {props.axes} has bits outside AXIS_ALL")
 
-    def item(self, env, handle, what=None):
+    def item(self, env: Env, handle: int, what: str | None = None) -> list:
+        """The attractor `handle` of `env` as [env, body handle, AttractorProperties], checked."""
         what = what or call_name()
         if isinstance(handle, bool) or not isinstance(handle, (int, np.integer)) or not 0 <= handle < len(self.items):
             raise GymlikeIndexError(f"{what}: attractor handle {handle!r} out of range [0, {len(self.items)})")
@@ -120,19 +129,23 @@ class Attractors:
             raise GymlikeValueError(f"{what}: attractor {handle} belongs to env {it[0].index}, not env {env.index}")
         return it
 
-    def set_properties(self, env, handle, props, what="set_attractor_properties"):
+    def set_properties(self, env: Env, handle: int, props: AttractorProperties,
+                       what: str = "set_attractor_properties") -> None:
+        """Replace the properties (body, target, gains, axes) of attractor `handle`."""
         it = self.item(env, handle, what)
         self._check(env, props, what)
         it[1], it[2] = int(props.rigid_handle), props.copy()
         self.arrays = None
 
-    def set_target(self, env, handle, target, what="set_attractor_target"):
+    def set_target(self, env: Env, handle: int, target: Transform,
+                   what: str = "set_attractor_target") -> None:
+        """Move the target pose (m, unit quaternion) of attractor `handle`."""
         it = self.item(env, handle, what)
         target = coerce(Transform, target, what)
         it[2].target = Transform(target.p, target.r)
         self.arrays = None
 
-    def launch(self, state, h):
+    def launch(self, state: newton.State, h: float) -> None:
         """Add every attractor's wrench to state.body_f (called each substep of length h)."""
         if not self.items:
             return
@@ -160,5 +173,6 @@ class Attractors:
             kd=wp_.array(np.array([p.damping for _, _, p in self.items], np.float32), dtype=wp_.float32, device=dev))
 
 
-def of(sim):
+def of(sim: Sim) -> Attractors:
+    """The sim's attractors (made on first use)."""
     return sim.component("attractors", lambda: Attractors(sim))

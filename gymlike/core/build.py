@@ -3,6 +3,8 @@ properties, solver and states. Runs once per sim."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import kernels as K, math3d
@@ -11,13 +13,16 @@ from .errors import GymlikeRuntimeError, warn
 from .runtime import newton as _newton, wp as _wp
 from .tables import DeviceTables, HostTables
 
+if TYPE_CHECKING:
+    from .sim import Sim
+
 # Called with the sim once its model and index tables exist, before properties are written:
 # layers above core register here (render/looks.py applies the colors set before the build),
 # so that core never imports them.
 AFTER_MODEL = []
 
 
-def one_world(sim):
+def one_world(sim: Sim) -> bool:
     """Whether all envs share one Newton world (isolated by collision groups) instead of one
     world per env: when an actor in collision group -1 must collide with every env (Isaac Gym's
     projectiles), or, on SIM_PHYSX, when envs hold different actors (Newton's MuJoCo solver
@@ -82,7 +87,9 @@ def _plan_collisions(env):
     return plan
 
 
-def build_model(sim):
+def build_model(sim: Sim) -> None:
+    """Build the sim's Newton model, state, solver and device tables from its envs and actors
+    (once, when the sim is first made ready) and attach them to it."""
     wp = _wp()
     newton = _newton()
 

@@ -23,22 +23,32 @@ with the gaps the scene gives).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .enums import SimType
 from .runtime import newton as _newton
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
-def physx_rules(sim):
+    import newton
+
+# (`sim` is a core.sim.Sim, left unimported even for type checkers: sim.py imports this module)
+
+
+def physx_rules(sim: Any) -> bool:
     """Whether the sim collides by PhysX's rules (SIM_PHYSX)."""
     return sim is not None and getattr(sim, "type", None) == SimType.SIM_PHYSX
 
 
-def contact_offset(sim):
+def contact_offset(sim: Any) -> float | None:
     """The contact gap of a SIM_PHYSX sim's shapes (its `physx.contact_offset`), else None
     (Newton's default gap)."""
     return float(sim.params.physx.contact_offset) if physx_rules(sim) else None
 
 
-def as_physx_shapes(b, sim, make=None):
+def as_physx_shapes(b: newton.ModelBuilder, sim: Any, make: Callable | None = None) -> None:
     """On SIM_PHYSX: an asset's collision meshes become convex hulls and every shape's contact
     gap the sim's contact offset (sub-builder `b`, after any V-HACD decomposition), unless the
     asset's builder function `make` says its shapes are Newton's (`make.newton_shapes`)."""

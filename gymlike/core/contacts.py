@@ -22,6 +22,7 @@ Every refresh is a fixed number of kernel launches over all contacts / bodies / 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
 import numpy as np
 import warp as wp
@@ -34,6 +35,13 @@ from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, Gy
 from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, coerce, require_finite
 from .errors import warn
 from .runtime import call_name
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .assets.record import Asset
+    from .sim import Actor, Env, Sim
+    from .tensors import GymTensor
 
 
 # ============================================================================ kernels
@@ -108,7 +116,7 @@ class ContactForces:
         self._stamp = self._force_stamp = self._part_stamp = None
         self._host = None
 
-    def update(self, torques=True, bodies=None):
+    def update(self, torques: bool = True, bodies: np.ndarray | None = None) -> None:
         """Accumulate the contact forces of the last step (once per simulate); `torques`: also
         their moments (force sensors need them, net contact forces do not). `bodies` (sorted
         Newton body indices): on MuJoCo C only those are needed (force sensors' subtrees: an
@@ -158,7 +166,8 @@ class ContactForces:
                           m.body_com, self.force, self.torque])
 
 
-def contact_forces(sim, what) -> ContactForces:
+def contact_forces(sim: Sim, what: str) -> ContactForces:
+    """The sim's ContactForces accumulator (made, with contact-force capture, on first use)."""
     return sim.component("contact_forces", lambda: ContactForces(sim, what))
 
 
@@ -171,7 +180,8 @@ def _announce(sim, what):
 
 
 # ============================================================================ tensor API
-def refresh_net_contact_forces(sim, buf):
+def refresh_net_contact_forces(sim: Sim, buf: GymTensor) -> None:
+    """Copy the net contact force (N) on every body, of the last simulate, into `buf` (bodies, 3) float32."""
     cf = contact_forces(sim, "refresh_net_contact_force_tensor")
     cf.update(torques=False)
     if sim.host.num_bodies:
@@ -179,7 +189,7 @@ def refresh_net_contact_forces(sim, buf):
 
 
 # ============================================================================ handle API
-def body_forces_host(sim, what):
+def body_forces_host(sim: Sim, what: str) -> np.ndarray:
     """(num_bodies, 3) float32 net contact forces of the last simulate (numpy)."""
     sim.ensure_ready(what)
     _announce(sim, what)
@@ -194,7 +204,8 @@ def _as_vec3(a):
     return out
 
 
-def env_contact_forces(env, what=None):
+def env_contact_forces(env: Env, what: str | None = None) -> np.ndarray:
+    """Net contact forces (N) on the env's bodies: (bodies,) array of Vec3.dtype."""
     what = what or call_name()
     sim = env.sim
     f = body_forces_host(sim, what)
@@ -202,12 +213,14 @@ def env_contact_forces(env, what=None):
     return _as_vec3(f[b0:b0 + env.body_count])
 
 
-def sim_contact_forces(sim, what=None):
+def sim_contact_forces(sim: Sim, what: str | None = None) -> np.ndarray:
+    """Net contact forces (N) on every body of the sim: (bodies,) array of Vec3.dtype."""
     what = what or call_name()
     return _as_vec3(body_forces_host(sim, what))
 
 
-def vec_env_contact_forces(envs, what=None):
+def vec_env_contact_forces(envs: Sequence[Env], what: str | None = None) -> np.ndarray:
+    """Net contact forces (N) on the bodies of `envs`, concatenated: (bodies,) array of Vec3.dtype."""
     what = what or call_name()
     if not envs:
         return np.zeros(0, Vec3.dtype)
@@ -217,7 +230,7 @@ def vec_env_contact_forces(envs, what=None):
     return _as_vec3(np.concatenate(rows))
 
 
-def rigid_contacts(sim, env, what=None):
+def rigid_contacts(sim: Sim, env: Env | None, what: str | None = None) -> np.ndarray:
     """Isaac Gym RigidContact records of the last simulate's contacts (all envs, or one env).
     body0/body1 are env-domain body indices (-1 for the ground and other static shapes),
     env0/env1 the envs (-1 for static shapes); localPos0/1 the contact points in the bodies'
@@ -346,7 +359,8 @@ class _SensorDef:
         self.body, self.pose, self.props, self.excluded = body, pose, props, excluded
 
 
-def create_asset_force_sensor(asset, body_idx, local_pose, props, what="create_asset_force_sensor"):
+def create_asset_force_sensor(asset: Asset, body_idx: int, local_pose: Transform | None,
+                              props: ForceSensorProperties | None, what: str = "create_asset_force_sensor") -> int:
     """Define a sensor on an asset (every actor created from the asset afterwards gets it);
     returns its index within the asset."""
     sim = asset.sim
@@ -376,7 +390,7 @@ def create_asset_force_sensor(asset, body_idx, local_pose, props, what="create_a
     return len(sensors) - 1
 
 
-def actor_sensors(actor):
+def actor_sensors(actor: Actor) -> list:
     """The asset sensors this actor carries (in asset order)."""
     return [s for s in actor.asset.__dict__.get("force_sensors", []) if id(actor) not in s.excluded]
 
@@ -432,7 +446,7 @@ class ForceSensors:
         self._out = None
         self.launch = Launcher(dev)       # (one recorded launch per state, re-launched every refresh)
 
-    def refresh(self, out):
+    def refresh(self, out: wp.array) -> None:
         """Fill out (num_sensors, 6) (a Warp float32 2-D array)."""
         if self.count == 0:
             return
@@ -444,11 +458,13 @@ class ForceSensors:
                      self.tree_start, self.tree, out))
 
 
-def sensors(sim) -> ForceSensors:
+def sensors(sim: Sim) -> ForceSensors:
+    """The sim's ForceSensors (made on first use)."""
     return sim.component("force_sensors", lambda: ForceSensors(sim))
 
 
-def sim_force_sensor_count(sim):
+def sim_force_sensor_count(sim: Sim) -> int:
+    """Number of force sensors in the sim (all actors')."""
     if sim.finalized:
         return sensors(sim).count
     return sum(len(actor_sensors(a)) for a in sim.all_actors())
@@ -461,10 +477,11 @@ class ForceSensor:
         self._sim = sim
         self._index = index
 
-    def get_global_index(self):
+    def get_global_index(self) -> int:
+        """The sensor's index in the sim's force sensor tensor."""
         return self._index
 
-    def get_forces(self):
+    def get_forces(self) -> SpatialForce:
         """The sensor's latest reading (refreshes every sensor of the sim: one kernel launch)."""
         sim = self._sim
         sim.ensure_ready("ForceSensor.get_forces")
@@ -480,7 +497,8 @@ class ForceSensor:
         return f"<gymlike ForceSensor {self._index} of sim {self._sim.id}>"
 
 
-def actor_force_sensor(actor, index, what=None):
+def actor_force_sensor(actor: Actor, index: int, what: str | None = None) -> ForceSensor:
+    """The actor's force sensor `index` (its order on the actor), checked."""
     what = what or call_name()
     sim = actor.env.sim
     n = len(actor_sensors(actor))

@@ -27,6 +27,7 @@ import copy
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,7 +38,19 @@ from .math3d import quat_rotate
 from .runtime import newton as _newton, wp as _wp
 from .types import IndexRange, Mat33, SoftMaterial, Vec3, number
 
-def DK():
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
+    from typing import Any
+
+    import newton
+    import warp as wp
+
+    from .sim import Actor, Sim
+    from .tensors import GymTensor
+    from .types import AssetOptions
+
+def DK() -> ModuleType:
     """gymlike.core.deformable_kernels (Warp kernels), imported on first use."""
     from . import deformable_kernels
     return deformable_kernels
@@ -66,13 +79,14 @@ class SoftBody:
 
 
 # ============================================================================ materials
-def lame(youngs, poissons):
+def lame(youngs: float, poissons: float) -> tuple[float, float]:
     """(mu, lambda): Lame parameters of Young's modulus E and Poisson ratio nu."""
     e, nu = float(youngs), float(poissons)
     return e / (2.0 * (1.0 + nu)), e * nu / ((1.0 + nu) * (1.0 - 2.0 * nu))
 
 
-def check_material(m, what):
+def check_material(m: SoftMaterial, what: str) -> SoftMaterial:
+    """`m` checked (youngs > 0 Pa, poissons in [0, 0.5), damping >= 0); returns it."""
     if not isinstance(m, SoftMaterial):
         raise GymlikeTypeError(f"{what}: expected a gymapi.SoftMaterial, got {type(m).__name__}")
     e = number(m.youngs, f"{what}: youngs")
@@ -107,7 +121,7 @@ def _orient(vertices, tets):
     return tets, np.abs(vol)
 
 
-def surface(tets):
+def surface(tets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Boundary triangles of a tetrahedral mesh, outward wound, with their parent tetrahedra."""
     faces = np.concatenate([tets[:, [1, 2, 3]], tets[:, [0, 3, 2]], tets[:, [0, 1, 3]], tets[:, [0, 2, 1]]])
     parent = np.tile(np.arange(len(tets)), 4)
@@ -118,7 +132,10 @@ def surface(tets):
     return faces[once][order], parent[once][order]
 
 
-def tet_body(name, vertices, tets, material, density, link=None, origin=None, what="soft body"):
+def tet_body(name: str, vertices: np.ndarray, tets: np.ndarray, material: SoftMaterial, density: float,
+             link: str | None = None, origin: np.ndarray | None = None, what: str = "soft body") -> SoftBody:
+    """A SoftBody of a tetrahedral mesh: vertices (n, 3) m, tets (m, 4) vertex indices (reoriented
+    to positive volume), particle masses from `density` (kg/m^3)."""
     vertices = np.asarray(vertices, np.float64).reshape(-1, 3)
     if len(vertices) == 0 or len(tets) == 0:
         raise AssetParseError(f"{what}: no vertices or no tetrahedra")
@@ -135,7 +152,7 @@ def tet_body(name, vertices, tets, material, density, link=None, origin=None, wh
                     np.eye(4) if origin is None else origin)
 
 
-def read_tet_file(path):
+def read_tet_file(path: str) -> tuple[np.ndarray, np.ndarray]:
     """(vertices, tetrahedra) of a .tet file: `v x y z` and `t i j k l` (0-based) lines."""
     if not os.path.isfile(path):
         raise GymlikeFileNotFoundError(f"load_asset: tetrahedral mesh file not found: '{path}'")
@@ -168,7 +185,7 @@ def _rpy_matrix(r, p, y):
                      [-sp, cp * sr, cp * cr]])
 
 
-def urdf_soft_bodies(xml_text, path):
+def urdf_soft_bodies(xml_text: str, path: str) -> list[SoftBody]:
     """The URDF links with a <fem> element, as SoftBody records in their link frame."""
     root = ET.fromstring(xml_text)
     out = []
@@ -213,7 +230,7 @@ def urdf_soft_bodies(xml_text, path):
     return out
 
 
-def grid_tets(nx, ny, nz, sx, sy, sz):
+def grid_tets(nx: int, ny: int, nz: int, sx: float, sy: float, sz: float) -> tuple[np.ndarray, np.ndarray]:
     """Vertices and tetrahedra of a box of nx*ny*nz cells (six tetrahedra per cell)."""
     ii, jj, kk = np.meshgrid(np.arange(nx + 1), np.arange(ny + 1), np.arange(nz + 1), indexing="ij")
     verts = np.stack([ii.ravel() * sx, jj.ravel() * sy, kk.ravel() * sz], 1).astype(np.float64)
@@ -228,7 +245,8 @@ def grid_tets(nx, ny, nz, sx, sy, sz):
 
 
 # ============================================================================ assets
-def create_tet_grid(sim, material, dims, spacing, density, fixes, what="create_tet_grid"):
+def create_tet_grid(sim: Sim, material: SoftMaterial, dims: Sequence[int], spacing: Sequence[float],
+                    density: float, fixes: Sequence[bool], what: str = "create_tet_grid") -> SoftBody:
     """A SoftBody of a box of tetrahedra (the asset of create_tet_grid). `fixes`: (base, top,
     left, right): pin the particles of the box's bottom (along the up axis), top, -x and +x faces."""
     check_material(material, what)
@@ -259,7 +277,8 @@ def create_tet_grid(sim, material, dims, spacing, density, fixes, what="create_t
     return body
 
 
-def create_cloth_grid(sim, width, length, spacing_x, spacing_y, options, what="create_cloth_grid"):
+def create_cloth_grid(sim: Sim, width: int, length: int, spacing_x: float, spacing_y: float,
+                      options: AssetOptions, what: str = "create_cloth_grid") -> SoftBody:
     """A SoftBody of a cloth: width x length particles in the asset's x-y plane."""
     w, ln = (number(v, f"{what}: {n}", integer=True) for v, n in ((width, "width"), (length, "length")))
     if w < 2 or ln < 2 or w * ln > 1_000_000:
@@ -278,7 +297,7 @@ def create_cloth_grid(sim, width, length, spacing_x, spacing_y, options, what="c
                     _material(0.0, 0.0, 0.0), density, masses)
 
 
-def add_to_builder(b, bodies, scale=1.0):
+def add_to_builder(b: newton.ModelBuilder, bodies: list[SoftBody], scale: float = 1.0) -> newton.ModelBuilder:
     """Add an asset's soft bodies (asset frame, after its rigid part) to its Newton sub-builder."""
     if not bodies:
         return b
@@ -309,7 +328,7 @@ def add_to_builder(b, bodies, scale=1.0):
     return b
 
 
-def place_particles(b, p0, xf):
+def place_particles(b: newton.ModelBuilder, p0: int, xf: wp.transform) -> None:
     """Rotate the particles an actor added (from p0 on) about its position: Newton's add_builder
     translates particles by the actor pose but does not rotate them."""
     q = np.array([xf.q[0], xf.q[1], xf.q[2], xf.q[3]], np.float64)
@@ -382,7 +401,9 @@ class Deformables:
         self.host_origin = origin.astype(np.float64)
 
     # ------------------------------------------------------------------ per actor
-    def body_range(self, actor, index, kind, what):
+    def body_range(self, actor: Actor, index: int, kind: str, what: str) -> IndexRange:
+        """Where the tetrahedra (kind 'tet') or triangles of the actor's soft body `index` sit in
+        the sim's lists: IndexRange(start, count)."""
         a_idx = actor.sim_index
         ranges = (self.tet_ranges if kind == "tet" else self.tri_ranges)[a_idx]
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
@@ -393,7 +414,7 @@ class Deformables:
         s, c = ranges[index]
         return IndexRange(start=int(s), count=int(c))
 
-    def write_materials(self, actor):
+    def write_materials(self, actor: Actor) -> None:
         """The actor's soft materials into Newton's tetrahedron materials (mu, lambda, damping)."""
         m = self.sim.model
         if not m.tet_count:
@@ -405,7 +426,8 @@ class Deformables:
                 mats[s:s + c] = (mu, lam, float(mat.damping))
         m.tet_materials.assign(mats)
 
-    def reset_to_rest(self, actor):
+    def reset_to_rest(self, actor: Actor) -> None:
+        """Put the actor's particles back at their rest positions, at rest."""
         i = actor.sim_index
         p0, n = int(self.actor_p0[i]), int(self.actor_np[i])
         if n == 0:
@@ -415,17 +437,19 @@ class Deformables:
         self.sim.state_written([i])
 
     # ------------------------------------------------------------------ particle state tensor
-    def acquire(self):
+    def acquire(self) -> GymTensor:
+        """The particle state tensor: (particles, 7) float32, position (m), inverse mass, velocity (m/s)."""
         from . import tensors as T
         return T.api(self.sim).buffer("particle", (self.num_particles, PARTICLE_COLS), self.refresh)
 
-    def refresh(self, t):
+    def refresh(self, t: GymTensor) -> None:
+        """Fill the particle state tensor `t` from the current state."""
         st, m = self.sim.state, self.sim.model
         _wp().launch(DK().gather_particles, self.num_particles,
                      (st.particle_q, st.particle_qd, m.particle_inv_mass, self.particle_origin, t._wp),
                      device=self.sim.device)
 
-    def set_states(self, tensor, indexed, what):
+    def set_states(self, tensor: Any, indexed: tuple[Any, int] | None, what: str) -> bool:
         """Positions, inverse masses and velocities of every particle (indexed: (actor index
         tensor, count): of the listed actors' particles only). Validated before anything is written."""
         from . import tensors as T
@@ -460,7 +484,7 @@ class Deformables:
         return True
 
     # ------------------------------------------------------------------ queries
-    def tetrahedra(self):
+    def tetrahedra(self) -> tuple[list[int], list[Mat33]]:
         """(flat index list, Cauchy stress per tetrahedron as Mat33)."""
         if not len(self.tets):
             return [], []
@@ -477,7 +501,7 @@ class Deformables:
         sigma = (mu * (B - eye) + lam * np.log(Jc) * eye) / Jc     # compressible Neo-Hookean
         return [int(v) for v in t.reshape(-1)], [Mat33.from_numpy(s) for s in sigma]
 
-    def triangles(self):
+    def triangles(self) -> tuple[list[int], list[int], list[Vec3]]:
         """(flat index list, parent tetrahedra, current face normals as Vec3)."""
         if not len(self.tris):
             return [], [], []
@@ -488,7 +512,7 @@ class Deformables:
         return ([int(v) for v in t.reshape(-1)], [int(p) for p in self.tri_parent],
                 [Vec3(*map(float, v)) for v in n])
 
-    def soft_contacts(self):
+    def soft_contacts(self) -> np.ndarray:
         """Isaac Gym's SoftContact records of the particle-shape contacts of the last substep."""
         c = self.sim.contacts
         if c is None or self.num_particles == 0 or getattr(c, "soft_contact_count", None) is None:
@@ -525,26 +549,30 @@ SOFT_CONTACT_DTYPE = np.dtype([("env0", "<i4"), ("env1", "<i4"), ("bodyIndex", "
 
 
 # ============================================================================ entry points
-def refuse_physx(sim, what):
+def refuse_physx(sim: Sim, what: str) -> None:
+    """Raise GymlikeNotImplementedError on SIM_PHYSX (soft bodies run on SIM_FLEX only)."""
     if sim.type == SimType.SIM_PHYSX:
         raise GymlikeNotImplementedError(f"{what}: {REFUSED_ON_PHYSX}")
 
 
-def of(sim, what):
+def of(sim: Sim, what: str) -> Deformables:
     """The sim's Deformables (after the build); an error on SIM_PHYSX."""
     refuse_physx(sim, what)
     sim.ensure_ready(what)
     return sim.deformables
 
 
-def materials_of(actor):
+def materials_of(actor: Actor) -> list[SoftMaterial]:
+    """The actor's soft materials, one per soft body (the asset's until set)."""
     mats = actor.__dict__.get("soft_materials")
     if mats is None:
         mats = actor.soft_materials = [copy.deepcopy(sb.material) for sb in actor.asset.soft_bodies]
     return mats
 
 
-def set_actor_materials(actor, materials, what="set_actor_soft_materials"):
+def set_actor_materials(actor: Actor, materials: Sequence[SoftMaterial],
+                        what: str = "set_actor_soft_materials") -> bool:
+    """Set the actor's soft materials (one per soft body; a cloth's cannot change); returns True."""
     mats = materials_of(actor)
     if not isinstance(materials, (list, tuple)):
         raise GymlikeTypeError(f"{what}: expected a list of gymapi.SoftMaterial, got {type(materials).__name__}")
@@ -568,7 +596,7 @@ def set_actor_materials(actor, materials, what="set_actor_soft_materials"):
     return True
 
 
-def on_model(sim, actors, particle0):
+def on_model(sim: Sim, actors: list[Actor], particle0: Sequence[int]) -> None:
     """After finalize: the tables, and the materials set before it."""
     d = Deformables(sim, actors, particle0)
     sim.attach(deformables=d)
@@ -577,7 +605,7 @@ def on_model(sim, actors, particle0):
             d.write_materials(a)
 
 
-def make_solver(sim):
+def make_solver(sim: Sim) -> newton.solvers.SolverVBD:
     """SolverVBD for a SIM_FLEX model with particles (rigid bodies included, coupled)."""
     newton = _newton()
     fp = sim.params.flex

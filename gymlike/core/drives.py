@@ -15,6 +15,8 @@ Isaac Gym semantics kept here:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import mjc
@@ -22,7 +24,15 @@ from .errors import GymlikeTypeError, GymlikeValueError
 from .runtime import call_name, wp as _wp
 from .types import number
 
-def K():
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from types import ModuleType
+
+    import warp as wp
+
+    from .sim import Actor, Sim
+
+def K() -> ModuleType:
     """gymlike.core.kernels (Warp kernels), imported on first use."""
     from . import kernels
     return kernels
@@ -32,7 +42,8 @@ KINDS = {"pos_target": 0, "vel_target": 1, "actuation": 2}
 
 
 # ============================================================================ one writer
-def write(sim, kind, src, ids, count, *, local=False, accumulate=False, launch=None):
+def write(sim: Sim, kind: str, src: wp.array, ids: wp.array, count: int, *, local: bool = False,
+          accumulate: bool = False, launch: Callable | None = None) -> None:
     """Write DOF values of `count` actors (`ids`: int32 Warp array of DOMAIN_SIM actor indices)
     from `src` (float32 Warp array: one row per DOMAIN_SIM DOF, or with `local` the one actor's
     values). `launch`: the tensor API's recorded launcher (None: a plain launch)."""
@@ -54,7 +65,7 @@ def write(sim, kind, src, ids, count, *, local=False, accumulate=False, launch=N
         _wp().launch(K().write_dof_values, dim=count, inputs=list(args), device=sim.device)
 
 
-def write_all_host(sim, kind, values, views):
+def write_all_host(sim: Sim, kind: str, values: np.ndarray, views: dict) -> bool:
     """Every DOF's values (float32 numpy, DOMAIN_SIM order) as `write` writes them for all
     actors, by numpy on the CPU (the Warp tables' memory; `views`: a dict the caller keeps for
     the numpy views): no staging copy, no launch. False, with nothing written, when a value is
@@ -91,7 +102,8 @@ def _built(sim):
 
 
 # ============================================================================ handle API
-def dof_values(values, n, what=None, arg="values"):
+def dof_values(values: np.ndarray | Sequence[float], n: int, what: str | None = None,
+               arg: str = "values") -> np.ndarray:
     """A real 1-D array of n finite numbers -> float32 numpy (a copy)."""
     what = what or call_name()
     if isinstance(values, np.ndarray):
@@ -116,7 +128,8 @@ def dof_values(values, n, what=None, arg="values"):
     return out
 
 
-def scalar(v, what=None, arg="value"):
+def scalar(v: float, what: str | None = None, arg: str = "value") -> float:
+    """`v` as a float, checked finite."""
     what = what or call_name()
     v = number(v, f"{what}: {arg}")
     if not np.isfinite(v):
@@ -124,7 +137,7 @@ def scalar(v, what=None, arg="value"):
     return v
 
 
-def set_targets(actor, values, kind):
+def set_targets(actor: Actor, values: np.ndarray, kind: str) -> None:
     """kind 'pos' or 'vel'; values already validated (float32, the actor's DOF count)."""
     if actor.asset.dof_count == 0:
         return
@@ -134,7 +147,9 @@ def set_targets(actor, values, kind):
     _write_actor(actor, "pos_target" if kind == "pos" else "vel_target", values)
 
 
-def get_targets(actor, kind):
+def get_targets(actor: Actor, kind: str) -> np.ndarray:
+    """The actor's position (m or rad) or velocity (m/s or rad/s) targets, kind 'pos' or 'vel':
+    (dofs,) float32, a copy."""
     sim = actor.env.sim
     if not _built(sim):
         return (actor.pos_targets if kind == "pos" else actor.vel_targets).copy()
@@ -151,13 +166,14 @@ def get_targets(actor, kind):
     return sim.control.joint_target_qd[q0:q0 + nq].numpy()[h.dof_qd[s] - q0].astype(np.float32)
 
 
-def set_target(actor, local, value, kind):
+def set_target(actor: Actor, local: int, value: float, kind: str) -> None:
+    """Set one DOF's position or velocity target (kind 'pos' or 'vel'), DOF `local` of the actor."""
     vals = get_targets(actor, kind)
     vals[local] = value
     set_targets(actor, vals, kind)
 
 
-def apply_efforts(actor, values, local=None):
+def apply_efforts(actor: Actor, values: np.ndarray | float, local: int | None = None) -> None:
     """Add efforts (all the actor's DOFs, or one DOF `local`) for the next simulate call."""
     n = actor.asset.dof_count
     if n == 0:
@@ -174,7 +190,7 @@ def apply_efforts(actor, values, local=None):
     _write_actor(actor, "actuation", values, accumulate=True)
 
 
-def on_finalize(sim, actors):
+def on_finalize(sim: Sim, actors: list[Actor]) -> None:
     """Apply the targets and efforts set before the model existed (build_model calls this)."""
     if sim.host.num_dofs:
         wp = _wp()

@@ -27,6 +27,8 @@ only (an articulation mask), then one gather launch into the gymlike-owned buffe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import warp as wp
 
@@ -35,6 +37,9 @@ from . import upstream
 from .errors import GymlikeTypeError, GymlikeValueError
 from .errors import listed, warn
 from .runtime import newton as _newton, call_name
+
+if TYPE_CHECKING:
+    from .sim import Actor, Sim
 
 
 # ============================================================================ kernels
@@ -89,7 +94,7 @@ class DofForces:
         self.joint_S_s = wp.zeros(max(1, m.joint_dof_count), dtype=wp.spatial_vector, device=dev)
         self.out = wp.zeros(max(1, h.num_dofs), dtype=wp.float32, device=dev)
 
-    def refresh(self, out=None):
+    def refresh(self, out: wp.array | None = None) -> wp.array:
         """Fill `out` (a float32 Warp array of num_dofs) or the internal buffer; return it."""
         sim = self.sim
         out = self.out if out is None else out
@@ -115,11 +120,13 @@ class DofForces:
         return out
 
 
-def dof_forces(sim, what) -> DofForces:
+def dof_forces(sim: Sim, what: str) -> DofForces:
+    """The sim's DofForces reader (made, and DOF-force capture switched on, on first use)."""
     return sim.component("dof_forces", lambda: DofForces(sim, what))
 
 
-def actor_dof_forces_host(actor, what=None):
+def actor_dof_forces_host(actor: Actor, what: str | None = None) -> np.ndarray:
+    """The actor's DOF forces (N or N m) of the last simulate call, (dofs,) float32."""
     what = what or call_name()
     sim = actor.env.sim
     sim.ensure_ready(what)
@@ -207,7 +214,8 @@ class Dynamics:
         self.tables = {}
         self.J = self.H = self.S = self.I = None
 
-    def table(self, name, what):
+    def table(self, name: str, what: str) -> ArticulationTensors:
+        """The index tables of the actors named `name` (made on first use)."""
         t = self.tables.get(name)
         if t is None:
             t = self.tables[name] = ArticulationTensors(self.sim, name, what)
@@ -222,7 +230,9 @@ class Dynamics:
             self.S = wp.zeros(max(1, m.joint_dof_count), dtype=wp.spatial_vector, device=dev)
             self.I = wp.zeros(max(1, m.body_count), dtype=wp.spatial_matrix, device=dev)
 
-    def refresh_jacobian(self, name, out):
+    def refresh_jacobian(self, name: str, out: wp.array) -> None:
+        """Fill `out` (float32, the jacobian tensor of the actors named `name`) from Newton's
+        Jacobians at the current joint state."""
         newton = _newton()
         t = self.tables[name]
         if t.num_links == 0 or t.num_cols == 0:
@@ -233,7 +243,9 @@ class Dynamics:
         wp.launch(_gather_jacobian, dim=(t.num_envs, t.num_links, t.num_cols), device=self.sim.device,
                   inputs=[self.J, t.env_art, t.row_block, t.col, out])
 
-    def refresh_mass_matrix(self, name, out):
+    def refresh_mass_matrix(self, name: str, out: wp.array) -> None:
+        """Fill `out` (float32, the mass-matrix tensor of the actors named `name`) from Newton's
+        mass matrices at the current joint state."""
         newton = _newton()
         t = self.tables[name]
         if t.num_cols == 0:
@@ -246,5 +258,6 @@ class Dynamics:
                   inputs=[self.H, t.env_art, t.col, out])
 
 
-def dynamics(sim) -> Dynamics:
+def dynamics(sim: Sim) -> Dynamics:
+    """The sim's Dynamics (Jacobian and mass-matrix buffers, made on first use)."""
     return sim.component("dynamics", lambda: Dynamics(sim))

@@ -170,7 +170,7 @@ ENUMS = (SimType, UpAxis, IndexDomain, CoordinateSpace, DofDriveMode, DofType, J
          CameraFollowMode, ContactCollection, MeshNormalMode, MouseInput, KeyboardInput)
 
 
-def export_members(namespace: dict):
+def export_members(namespace: dict) -> None:
     """Put every enum member into `namespace` under its Isaac Gym name (gymapi.DOF_MODE_POS, ...)."""
     for enum in ENUMS:
         namespace[enum.__name__] = enum

@@ -1,6 +1,13 @@
 """Error types. Every gymlike error is a GymlikeError *and* the builtin a user would expect,
 so `except ValueError` in legacy code keeps working while `except GymlikeError` catches all."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 
 class GymlikeError(Exception):
     """Base class of every error gymlike raises on purpose."""
@@ -38,7 +45,7 @@ class SimulationNaNError(GymlikeRuntimeError):
     """The simulated state contains NaN; the message names the envs."""
 
 
-def warn(message, category=UserWarning):
+def warn(message: str, category: type[Warning] = UserWarning) -> None:
     """warnings.warn attributed to the first caller outside gymlike, whatever the call depth
     (Gym methods go through a lock wrapper and helpers, so a fixed stacklevel would name
     gymlike's own files)."""
@@ -52,7 +59,7 @@ def warn(message, category=UserWarning):
     warnings.warn(message, category, stacklevel=level)
 
 
-def listed(items, most=20):
+def listed(items: Iterable, most: int = 20) -> str:
     """`items` (env indices, ...) for a message: the first `most`, then ' ...' if there are more."""
     items = list(items)
     return ", ".join(map(str, items[:most])) + (" ..." if len(items) > most else "")

@@ -6,6 +6,8 @@ index in the env + that; DOMAIN_SIM: env's first index in the sim + that.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .assets.record import Asset
@@ -14,8 +16,15 @@ from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 from .runtime import call_name
 from .sim import Env, Sim
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from enum import IntEnum
 
-def sim_of(sim, what=None) -> Sim:
+    from .sim import Actor
+
+
+def sim_of(sim: object, what: str | None = None) -> Sim:
+    """`sim` checked to be a live Sim handle."""
     what = what or call_name()
     if not isinstance(sim, Sim):
         raise GymlikeTypeError(f"{what}: expected a Sim handle, got {type(sim).__name__}")
@@ -23,7 +32,8 @@ def sim_of(sim, what=None) -> Sim:
     return sim
 
 
-def env_of(env, what=None) -> Env:
+def env_of(env: object, what: str | None = None) -> Env:
+    """`env` checked to be an Env handle of a live sim."""
     what = what or call_name()
     if not isinstance(env, Env):
         raise GymlikeTypeError(f"{what}: expected an Env handle, got {type(env).__name__}")
@@ -31,7 +41,8 @@ def env_of(env, what=None) -> Env:
     return env
 
 
-def env_in(sim, env, what=None) -> Env:
+def env_in(sim: Sim, env: Env, what: str | None = None) -> Env:
+    """`env` checked to be an Env handle of `sim`."""
     what = what or call_name()
     env = env_of(env, what)
     if env.sim is not sim:
@@ -39,19 +50,22 @@ def env_in(sim, env, what=None) -> Env:
     return env
 
 
-def asset_of(asset, what=None) -> Asset:
+def asset_of(asset: object, what: str | None = None) -> Asset:
+    """`asset` checked to be an Asset handle."""
     what = what or call_name()
     if not isinstance(asset, Asset):
         raise GymlikeTypeError(f"{what}: expected an Asset handle, got {type(asset).__name__}")
     return asset
 
 
-def actor_of(env, handle, what=None):
+def actor_of(env: Env, handle: int, what: str | None = None) -> Actor:
+    """The actor `handle` of `env`, both checked."""
     what = what or call_name()
     return env_of(env, what).actor(handle, f"{what}: actor handle")
 
 
-def index(i, n, what=None, kind="index"):
+def index(i: int, n: int, what: str | None = None, kind: str = "index") -> int:
+    """`i` checked to be an int in [0, n)."""
     what = what or call_name()
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
         raise GymlikeTypeError(f"{what}: {kind} index must be an int, got {type(i).__name__}")
@@ -60,7 +74,7 @@ def index(i, n, what=None, kind="index"):
     return int(i)
 
 
-def enum_of(cls, value, what=None, name="value"):
+def enum_of(cls: type[IntEnum], value: object, what: str | None = None, name: str = "value") -> IntEnum:
     """`value` as a member of the IntEnum `cls`: a non-integer is a TypeError, an integer that
     names no member a ValueError listing the members."""
     what = what or call_name()
@@ -73,12 +87,14 @@ def enum_of(cls, value, what=None, name="value"):
                                 f"got {value!r}") from None
 
 
-def domain_of(domain, what=None):
+def domain_of(domain: IndexDomain, what: str | None = None) -> IndexDomain:
+    """`domain` checked to be an IndexDomain."""
     what = what or call_name()
     return enum_of(IndexDomain, domain, what, "domain")
 
 
-def space_of(space, what=None):
+def space_of(space: CoordinateSpace, what: str | None = None) -> CoordinateSpace:
+    """`space` checked to be a CoordinateSpace."""
     what = what or call_name()
     return enum_of(CoordinateSpace, space, what, "space")
 
@@ -90,24 +106,24 @@ _NAMES = {"body": "body_names", "dof": "dof_names", "joint": "joint_names"}
 _COUNTS = {"body": "body_count", "dof": "dof_count", "joint": "joint_count"}
 
 
-def local_of(actor, kind, i):
+def local_of(actor: Actor, kind: str, i: int) -> int:
     """A validated index into the actor's bodies/dofs/joints (DOMAIN_ACTOR)."""
     return index(i, getattr(actor.asset, _COUNTS[kind]), call_name(), kind)
 
 
-def find_local(actor, kind, name):
+def find_local(actor: Actor, kind: str, name: str) -> int:
     """The actor's body/dof/joint called `name` (DOMAIN_ACTOR), -1 if none."""
     names = getattr(actor.asset, _NAMES[kind])
     name = name_of(name)
     return names.index(name) if name in names else -1
 
 
-def handle_of(actor, kind, local):
+def handle_of(actor: Actor, kind: str, local: int) -> int:
     """Handle of an actor's body/dof/joint: its DOMAIN_ENV index; INVALID_HANDLE (-1) stays."""
     return -1 if local < 0 else to_domain(actor, local, kind, IndexDomain.DOMAIN_ENV)
 
 
-def to_domain(actor, local, kind, domain, what=None):
+def to_domain(actor: Actor, local: int, kind: str, domain: IndexDomain, what: str | None = None) -> int:
     """Index `local` of an actor's bodies/dofs/joints/shapes expressed in `domain` (the one
     translation between index domains; -1, INVALID_HANDLE, stays -1)."""
     what = what or call_name()
@@ -122,7 +138,7 @@ def to_domain(actor, local, kind, domain, what=None):
     return actor.env.sim.env_start(actor.env, kind) + env_idx
 
 
-def envs_of(envs, what=None):
+def envs_of(envs: Sequence[Env], what: str | None = None) -> list[Env]:
     """The get_vec_* calls' `envs` argument: a list of Env handles."""
     what = what or call_name()
     if not isinstance(envs, (list, tuple)):
@@ -130,7 +146,7 @@ def envs_of(envs, what=None):
     return [env_of(e, what) for e in envs]
 
 
-def env_actor_pairs(envs, handles):
+def env_actor_pairs(envs: Sequence[Env], handles: int | Sequence[int]) -> list[tuple[Env, int]]:
     """The get_vec_* calls' (env, handle) pairs: one handle per env, or one for all."""
     what = call_name()
     envs = envs_of(envs, what)
@@ -140,7 +156,7 @@ def env_actor_pairs(envs, handles):
     return list(zip(envs, hs))
 
 
-def actor_at(env, env_index, kind, what=None):
+def actor_at(env: Env, env_index: int, kind: str, what: str | None = None) -> tuple[Actor, int]:
     """(actor, local index) of an env-domain body/dof/joint handle."""
     what = what or call_name()
     counts = {"body": env.body_count, "dof": env.dof_count, "joint": env.joint_count}[kind]
@@ -153,7 +169,8 @@ def actor_at(env, env_index, kind, what=None):
     return a, int(env_index) - getattr(a, _STARTS[kind])
 
 
-def name_of(x, what=None):
+def name_of(x: object, what: str | None = None) -> str:
+    """`x` checked to be a str (a name)."""
     what = what or call_name()
     if not isinstance(x, str):
         raise GymlikeTypeError(f"{what}: expected a name (str), got {type(x).__name__}")

@@ -52,7 +52,8 @@ class Graphs:
         self.cpu = str(device).startswith("cpu")
         self.graphs = {}
 
-    def clear(self):
+    def clear(self) -> None:
+        """Forget every captured graph (the next calls run and capture again)."""
         self.graphs.clear()
 
     def __call__(self, key, fn, *args):

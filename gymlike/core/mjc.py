@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import copy
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -43,33 +44,45 @@ from .launch import Graphs
 from .errors import GymlikeValueError, listed, warn
 from .runtime import newton as _newton, wp as _wp
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from types import ModuleType
+    from typing import Any
+
+    import newton
+    import warp as wp
+
+    from .sim import Sim
+    from .tables import DeviceTables
+
 CHOICES = ("mujoco-c", "warp")
 
 
-def choice():
+def choice() -> str:
+    """The CPU pipeline GYMLIKE_CPU_PIPELINE asks for: 'mujoco-c' (default) or 'warp'."""
     v = os.environ.get("GYMLIKE_CPU_PIPELINE", "mujoco-c").strip().lower() or "mujoco-c"
     if v not in CHOICES:
         raise GymlikeValueError(f"GYMLIKE_CPU_PIPELINE must be one of {', '.join(CHOICES)}, got {v!r}")
     return v
 
 
-def applies(device):
+def applies(device: str) -> bool:
     """Whether a SIM_PHYSX sim on `device` steps on MuJoCo C."""
     return device.startswith("cpu") and choice() == "mujoco-c"
 
 
-def K():
+def K() -> ModuleType:
     """gymlike.core.kernels (Warp kernels: loaded with the step path), imported on first use."""
     from . import kernels
     return kernels
 
 
-def c_step(solver):
+def c_step(solver: object) -> SolverMuJoCoC | None:
     """The solver when it steps on MuJoCo C, else None."""
     return solver if isinstance(solver, SolverMuJoCoC) else None
 
 
-def dof_rows(sim):
+def dof_rows(sim: Sim) -> tuple[SolverMuJoCoC, DofCells] | None:
     """(C solver, its dof_cells) when the sim's DOF states can be read and written on MuJoCo's
     rows now (SolverMuJoCoC.rows_current), else None."""
     cs = c_step(sim.solver)
@@ -203,7 +216,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         return self.flat[name]
 
     # ------------------------------------------------------------------ what others tell it
-    def invalidate(self, worlds=None, forget=False):
+    def invalidate(self, worlds: np.ndarray | None = None, forget: bool = False) -> None:
         """Newton's state of `worlds` (a bool mask over worlds; None: all) was written outside
         the C step: those rows reload from it before the next step (the others keep their
         float64 state, so a reset of some envs leaves the others' trajectories as they were).
@@ -218,7 +231,8 @@ class SolverMuJoCoC(SolverMuJoCo):
             if forget:
                 self.forget |= worlds
 
-    def reset(self, state, world_mask=None, flags=None):
+    def reset(self, state: newton.State, world_mask: wp.array | None = None,
+              flags: int | None = None) -> None:
         """SolverMuJoCo.reset; the worlds reset reload from Newton's state before the next step,
         without the warm start and activations they carried."""
         newton = _newton()
@@ -235,15 +249,17 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.ctrl_current = False            # (Newton cleared MuJoCo-Warp's inputs: copy them again)
         self.qfrc_nonzero = self.xfrc_nonzero = True
 
-    def targets_written(self):
+    def targets_written(self) -> None:
         """Position or velocity targets changed (MuJoCo's ctrl follows them at the next step)."""
         self.ctrl_current = False
 
-    def notify_model_changed(self, flags):
+    def notify_model_changed(self, flags: int) -> None:
+        """SolverMuJoCo.notify_model_changed, then drop what the C step derived from the model."""
         super().notify_model_changed(flags)      # (may pose mocap bodies, switch equalities)
         self.model_changed()
 
-    def model_changed(self):
+    def model_changed(self) -> None:
+        """Drop the caches, bounds and recorded graphs that depend on the model's parameters."""
         self.params_dirty = True
         self.ctrl_current = False        # (gains and actuators may change what ctrl means)
         self.caps = self.bounds = self.vmax = None   # (per-world models, so the speed bound's lengths, may change)
@@ -332,8 +348,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         return np.asarray(getattr(owner, key.split(".")[-1]), np.float64).copy()
 
     # ------------------------------------------------------------------ the step
-    def step(self, state_in, state_out, control, contacts, dt, *, observables=None, substeps=1, efforts=True,
-             body_forces=True, efforts_on_rows=False, **kw):
+    def step(self, state_in: newton.State, state_out: newton.State, control: newton.Control,
+             contacts: newton.Contacts | None, dt: float, *, observables: Any = None, substeps: int = 1,
+             efforts: bool = True, body_forces: bool = True, efforts_on_rows: bool = False, **kw: Any) -> None:
         """SolverMuJoCo.step on MuJoCo C for `substeps` steps of `dt` each (the same inputs in
         each): Newton's control -> MuJoCo's inputs, Newton's state -> MuJoCo only for written
         worlds, the batch steps, MuJoCo -> Newton's state deferred (`defer`). `efforts` /
@@ -387,7 +404,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         else:
             self.sync()
 
-    def sync(self):
+    def sync(self) -> None:
         """MuJoCo's rows -> Newton's joint and body states (Newton's conversion and forward
         kinematics) of the last step's output state, when they lag."""
         if self.newton_current:
@@ -497,7 +514,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                  "sim.mujoco.arena_kib); this warning is given once per sim",
                  RuntimeWarning)
 
-    def write_efforts(self, dev):
+    def write_efforts(self, dev: DeviceTables) -> bool:
         """Isaac Gym's pending efforts (`dev` = sim.dev: dof_effort, dof_mode, dof_effort_limit,
         dof_effort_scale) straight into the qfrc_applied rows, as kernels.apply_dof_efforts and
         Newton's conversion give them for hinge and slide DOFs (the effort of DOF_MODE_EFFORT
@@ -523,7 +540,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             qfrc[cells.w, cells.vc] = f
         return True
 
-    def clamp_dof_velocities(self, dof_qd, limits):
+    def clamp_dof_velocities(self, dof_qd: wp.array, limits: wp.array) -> None:
         """Isaac Gym's DOF velocity limits on MuJoCo's rows (the truth): |v| <= limit for the
         DOFs (Newton DOF indices `dof_qd`, Warp int32) with a limit > 0 (`limits`, Warp), as one
         pass over the rows against a (worlds, nv) table (inf: no limit; rebuilt on model changes)."""
@@ -542,7 +559,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             np.clip(qvel, -table, table, out=qvel)
             self.bounds = self.vmax = None
 
-    def scale_velocities(self, newton_qd, factors):
+    def scale_velocities(self, newton_qd: np.ndarray, factors: np.ndarray) -> None:
         """The velocities of the Newton joint DOFs `newton_qd` (int array) times `factors` on
         MuJoCo's rows (the speed caps scale whole actors: MuJoCo's velocities of an actor are
         linear in Newton's joint velocities, so they scale alike)."""
@@ -563,12 +580,12 @@ class SolverMuJoCoC(SolverMuJoCo):
     # Isaac Gym's DOF states of hinge and slide joints are single coordinates of MuJoCo's rows:
     # the tensor API reads and writes them there, and Newton's state follows only when read
     # (a training loop that reads DOF states and resets some envs then never converts).
-    def rows_current(self, state):
+    def rows_current(self, state: newton.State) -> bool:
         """The rows hold every world's state (no Newton write waits to be reloaded) and `state`
         is the Newton state the last step stands for."""
         return state is self.last_out and not self.stale.any()
 
-    def dof_cells(self, dof_qd):
+    def dof_cells(self, dof_qd: wp.array) -> DofCells | None:
         """Where Isaac Gym's DOFs (Newton DOF indices `dof_qd`, Warp int32) lie in the rows
         (DofCells), or None when one is not a hinge or slide coordinate of MuJoCo."""
         key = id(dof_qd)
@@ -581,7 +598,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             self.dof_cell_cache = (key, cells)
         return self.dof_cell_cache[1]
 
-    def read_dofs(self, cells, out):
+    def read_dofs(self, cells: DofCells, out: np.ndarray) -> None:
         """Every DOF state (dofs, 2) into `out` (float32 numpy) from the rows."""
         if cells.cols is not None:
             o = out.reshape(self.nworld, -1, 2)
@@ -591,7 +608,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         out[:, 0] = self.flat["qpos"][cells.w, cells.qc]
         out[:, 1] = self.flat["qvel"][cells.w, cells.vc]
 
-    def write_dofs(self, cells, src, dofs, worlds):
+    def write_dofs(self, cells: DofCells, src: np.ndarray, dofs: np.ndarray | slice,
+                   worlds: np.ndarray | None) -> None:
         """DOF states `src[dofs]` ((n, 2) rows of Isaac Gym's DOFs; `dofs` an index array or
         slice(None)) into the rows, as a new state of `worlds` (bool mask; None: all): their warm
         start and activations are forgotten and Newton's state follows when next read."""
@@ -638,7 +656,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         return dof_row
 
     # ------------------------------------------------------------------ observables in C
-    def observe(self):
+    def observe(self) -> bool:
         """Step the model with the force sensor from now on (so `contact_wrenches` and
         `dof_forces` have data after the next step); False when the model cannot get it."""
         if self.observing:
@@ -683,7 +701,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                                no_row=np.nonzero(~ok)[0], has_row=ok, body_cols=cols, dof_row=dof_row,
                                dof_body=np.asarray(m.dof_bodyid, np.int64))
 
-    def contact_forces(self):
+    def contact_forces(self) -> np.ndarray:
         """Force of the contacts on every Newton body in the last substep, world frame,
         (bodies, 3): MuJoCo's external body force less the applied one (xfrc_applied)."""
         t = self.obs_tables
@@ -700,7 +718,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         f[t["no_row"]] = 0.0
         return f
 
-    def contact_wrenches(self, bodies=None):
+    def contact_wrenches(self, bodies: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(force, torque about the COM) of the contacts on every Newton body (or on `bodies`,
         Newton body indices) in the last substep, world frame, (bodies, 3) each. MuJoCo's
         external wrench (torque; force) is about the root's subtree COM and holds the applied
@@ -722,7 +740,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         m[none] = 0.0
         return f, m
 
-    def dof_forces(self, newton_dofs):
+    def dof_forces(self, newton_dofs: np.ndarray) -> np.ndarray:
         """Generalized force each joint transmits along its DOFs in the last substep (the
         joint's drive, effort, passive and limit forces): MuJoCo's interaction force of the
         DOF's body projected on the DOF's motion axis, for the Newton DOFs `newton_dofs`."""
@@ -744,7 +762,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         tau = np.einsum("wvk,wvk->wv", cdof, cint[:, t["dof_body"]]).reshape(-1)
         return np.where(rows >= 0, tau[np.maximum(rows, 0)], 0.0)
 
-    def contacts_now(self, worlds):
+    def contacts_now(self, worlds: Iterable[int]) -> list[tuple]:
         """The contacts of `worlds` at their current state (MuJoCo's forward dynamics of each):
         (world, MuJoCo geom pair (n, 2), position (n, 3), frame (n, 3, 3), distance (n,),
         force in the contact frame (n, 6)) per contact, world frame."""
@@ -764,7 +782,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         return out
 
     # ------------------------------------------------------------------ checks on MuJoCo's state
-    def surely_sound(self, dof_qd, model):
+    def surely_sound(self, dof_qd: wp.array, model: newton.Model) -> bool:
         """True when MuJoCo's state is finite, no coordinate is beyond the divergence guard's
         distance, no body can move faster than its speed (the speed bound below) and every DOF
         is within its limits' margin (Isaac Gym DOFs `dof_qd`, Warp int32, of Newton `model`):
@@ -801,7 +819,8 @@ class SolverMuJoCoC(SolverMuJoCo):
             c = self.limit_cache = (key, tables)
         return c[1]
 
-    def may_reach_speed_caps(self, body_ang_cap, body_lin_cap, body_env=None):
+    def may_reach_speed_caps(self, body_ang_cap: wp.array, body_lin_cap: wp.array,
+                             body_env: wp.array | None = None) -> bool:
         """False when no body of any world can move faster than its speed caps, by the bounds of
         `_body_bounds` on each body (Newton body caps `body_ang_cap`, `body_lin_cap`, Warp): the
         sum bound first, the angular form where that is not enough."""
@@ -828,7 +847,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 return True
         return False
 
-    def speed_bounds(self, tight=False):
+    def speed_bounds(self, tight: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Per world: (a bound on every body's angular speed, on every body's COM speed), from
         MuJoCo's velocities (once per step; read by the NaN guard and the speed caps); `tight`:
         the angular one from `_angular_bound` (every body)."""

@@ -12,11 +12,18 @@ those of the last substep of the last `simulate` call."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .enums import SimType
 from .errors import GymlikeNotImplementedError, listed
 from .runtime import newton as _newton
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .sim import Sim
 
 CONTACT_F = "contact_f"
 BODY_PARENT_F = "body_parent_f"
@@ -35,15 +42,17 @@ class Observed:
         self.steps = 0          # simulate calls since the container exists (0: arrays are zero)
         self.overflow_told = False
 
-    def on_simulate(self):
+    def on_simulate(self) -> None:
+        """Count one more simulate call since the observed arrays exist (0: they are still zero)."""
         self.steps += 1
 
 
-def state(sim) -> Observed:
+def state(sim: Sim) -> Observed:
+    """The sim's Observed record (made on first use)."""
     return sim.component("observed", Observed)
 
 
-def require(sim, kinds, what):
+def require(sim: Sim, kinds: Iterable[str], what: str) -> Observed:
     """Make sure the solver reports `kinds` from the next simulate on; return the Observed."""
     o = state(sim)
     kinds = frozenset(kinds)
@@ -92,7 +101,7 @@ def require(sim, kinds, what):
 _NOT_CAPACITY = ("ITERATIONS", "LS_ITERATIONS")      # (solver iteration limits: not dropped data)
 
 
-def watch_capacity(sim):
+def watch_capacity(sim: Sim) -> None:
     """After the solver is made: have a MuJoCo-Warp solver report its overflows."""
     from . import mjc
     solver = sim.solver
@@ -101,7 +110,7 @@ def watch_capacity(sim):
     require(sim, {OVERFLOW}, "prepare_sim")
 
 
-def check_capacity(sim):
+def check_capacity(sim: Sim) -> None:
     """Warn once per sim when a buffer of the last step overflowed (read with the NaN flags:
     a device read on CUDA)."""
     from .errors import warn

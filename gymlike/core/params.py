@@ -13,6 +13,7 @@ what they hold is judged here, when a call uses it."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,18 +22,25 @@ from .errors import GymlikeTypeError, GymlikeValueError
 from .runtime import call_name
 from .types import AssetOptions, FlexParams, PhysXParams, PlaneParams, SimParams, VhacdParams
 
+if TYPE_CHECKING:
+    from enum import IntEnum
+    from typing import Any
+
 
 # ============================================================================ rules
 # A rule is (kind, lo, hi): kind 'real' (finite, in [lo, hi]), 'real>0', 'int', 'bool' or an IntEnum class.
-def real(lo=-math.inf, hi=math.inf):
+def real(lo: float = -math.inf, hi: float = math.inf) -> tuple:
+    """A rule: a finite float in [lo, hi]."""
     return ("real", lo, hi)
 
 
-def integer(lo=-(2 ** 63), hi=2 ** 63 - 1):
+def integer(lo: int = -(2 ** 63), hi: int = 2 ** 63 - 1) -> tuple:
+    """A rule: an int in [lo, hi]."""
     return ("int", lo, hi)
 
 
-def enum(cls):
+def enum(cls: type[IntEnum]) -> tuple:
+    """A rule: a member of the IntEnum `cls`."""
     return (cls, None, None)
 
 
@@ -52,7 +60,7 @@ def _range(lo, hi):
     return f"in [{lo:g}, {hi:g}]"
 
 
-def check_value(value, rule, where):
+def check_value(value: Any, rule: tuple, where: str) -> Any:
     """`value` judged by `rule`; `where` is the message prefix ('load_asset: AssetOptions.armature')."""
     kind, lo, hi = rule
     if kind == "bool":
@@ -87,7 +95,7 @@ def check_value(value, rule, where):
     return v
 
 
-def check_struct(struct, rules, where):
+def check_struct(struct: Any, rules: dict, where: str) -> Any:
     """Every field of `struct` that has a rule; nested structs checked by their own table."""
     for field, rule in rules.items():
         value = getattr(struct, field)
@@ -145,7 +153,7 @@ _NESTED = {"vhacd_params": VhacdParams, "physx": PhysXParams, "flex": FlexParams
 
 
 # ============================================================================ entry points
-def asset_options(options, what=None):
+def asset_options(options: AssetOptions | None, what: str | None = None) -> AssetOptions:
     """`options` (None: the defaults) checked for load_asset / create_box ...; returns them."""
     what = what or call_name()
     if options is None:
@@ -155,17 +163,19 @@ def asset_options(options, what=None):
     return check_struct(options, ASSET_OPTIONS, f"{what}: AssetOptions")
 
 
-def plane_params(params, what=None):
+def plane_params(params: PlaneParams, what: str | None = None) -> PlaneParams:
+    """`params` checked field by field for add_ground; returns them."""
     what = what or call_name()
     return check_struct(params, PLANE, f"{what}: PlaneParams")
 
 
-def sim_params(params, what=None):
+def sim_params(params: SimParams, what: str | None = None) -> SimParams:
+    """`params` checked field by field, nested PhysX / Flex params included; returns them."""
     what = what or call_name()
     return check_struct(params, SIM, f"{what}: SimParams")
 
 
-def device_ids(compute_device, graphics_device, what=None):
+def device_ids(compute_device: int, graphics_device: int, what: str | None = None) -> tuple[int, int]:
     """create_sim's device indices: a CUDA device index >= 0, and a graphics device (-1: none)."""
     what = what or call_name()
     return (check_value(compute_device, integer(0), f"{what}: compute_device"),

@@ -5,6 +5,8 @@ each is a fixed number of scatter launches followed by one `notify_model_changed
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import kernels as K
@@ -13,11 +15,20 @@ from .enums import RIGID_BODY_DISABLE_GRAVITY, SimType
 from .runtime import newton as _newton, wp as _wp, call_name
 from .types import number
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    import warp as wp
+
+    from .sim import Actor, Sim
+    from .types import RigidBodyProperties, RigidShapeProperties
+
 OPEN_LIMIT = 0.5 * UNLIMITED      # the range written for DOFs without limits
 NO_VELOCITY_LIMIT = 1e6           # Newton's default velocity limit: no limit
 
 
-def scatter(sim, dst, idx, values, dtype=None):
+def scatter(sim: Sim, dst: wp.array, idx: np.ndarray, values: np.ndarray, dtype: Any = None) -> None:
     """dst[idx] = values on the sim device (values: numpy)."""
     wp = _wp()
     idx = np.ascontiguousarray(idx, np.int32)
@@ -28,7 +39,8 @@ def scatter(sim, dst, idx, values, dtype=None):
     wp.launch(K.scatter, dim=idx.size, inputs=[src, wi, dst], device=sim.device)
 
 
-def notify(sim, *flags):
+def notify(sim: Sim, *flags: str) -> None:
+    """Tell the solver (if one exists) which model properties changed: newton.ModelFlags names."""
     if sim.solver is not None:
         newton = _newton()
         f = 0
@@ -38,7 +50,7 @@ def notify(sim, *flags):
 
 
 # ---------------------------------------------------------------------------- DOF properties
-def write_dof_props(sim, ig_dofs, props, armature_changed=True):
+def write_dof_props(sim: Sim, ig_dofs: np.ndarray, props: np.ndarray, armature_changed: bool = True) -> None:
     """ig_dofs: DOMAIN_SIM DOF indices; props: DOF_PROPERTIES_DTYPE array of the same length.
 
     DOFs without limits get the finite range +-OPEN_LIMIT rather than Newton's "unlimited"
@@ -81,7 +93,7 @@ def write_dof_props(sim, ig_dofs, props, armature_changed=True):
     notify(sim, "JOINT_DOF_FORCE_PROPERTIES", *(["JOINT_DOF_INERTIAL_PROPERTIES"] if armature_changed else []))
 
 
-def effort_scale(axis_inertia, armature):
+def effort_scale(axis_inertia: np.ndarray, armature: np.ndarray) -> np.ndarray:
     """SIM_FLEX: Newton's XPBD has no joint armature, and without it an effort on a light link
     (an ant's leg: 8e-4 kg m^2 about its hip, armature 0.01) spins it ~13x faster than PhysX
     or MuJoCo would, which diverged 2 of 16 ants at their own gear torque in the first frame.
@@ -92,7 +104,7 @@ def effort_scale(axis_inertia, armature):
     return np.where(total > 0, axis_inertia / np.where(total > 0, total, 1.0), 1.0).astype(np.float32)
 
 
-def write_drive_gains(sim, notify_solver=True):
+def write_drive_gains(sim: Sim, notify_solver: bool = True) -> None:
     """Newton drive gains from the Isaac Gym DOF modes, stiffness and damping (and the substep)."""
     wp, m, d = _wp(), sim.model, sim.dev
     wp.launch(K.drive_gains, dim=d.num_dofs, device=sim.device,
@@ -102,7 +114,7 @@ def write_drive_gains(sim, notify_solver=True):
         notify(sim, "JOINT_DOF_FORCE_PROPERTIES")
 
 
-def implicit_drive_step(sim):
+def implicit_drive_step(sim: Sim) -> float:
     """Substep length that turns PhysX's implicit drive stiffness into damping on SIM_PHYSX
     (kernels.drive_gains); 0 on SIM_FLEX, whose XPBD drives are already implicit."""
     if sim.type != SimType.SIM_PHYSX:
@@ -111,7 +123,8 @@ def implicit_drive_step(sim):
 
 
 # ---------------------------------------------------------------------------- rigid bodies
-def write_body_props(sim, bodies, mass, com, inertia, flags, inertial_changed=True):
+def write_body_props(sim: Sim, bodies: np.ndarray, mass: np.ndarray, com: np.ndarray, inertia: np.ndarray,
+                     flags: np.ndarray, inertial_changed: bool = True) -> None:
     """bodies: DOMAIN_SIM body indices (== Newton body indices)."""
     if len(bodies) == 0:
         return
@@ -137,7 +150,7 @@ def write_body_props(sim, bodies, mass, com, inertia, flags, inertial_changed=Tr
 
 
 # ---------------------------------------------------------------------------- rigid shapes
-def write_shape_props(sim, newton_shapes, props):
+def write_shape_props(sim: Sim, newton_shapes: np.ndarray, props: np.ndarray) -> None:
     """friction, rolling/torsion friction, restitution, contact_offset (Newton's detection gap)
     and rest_offset (Newton's contact margin, SIM_FLEX only). compliance and thickness have no
     Newton counterpart (they are stored only); filter is handled at finalize (build._plan_collisions)."""
@@ -155,7 +168,7 @@ def write_shape_props(sim, newton_shapes, props):
 
 
 # ---------------------------------------------------------------------------- finalize
-def write_all(sim):
+def write_all(sim: Sim) -> None:
     """Push every actor's properties (asset defaults or values set before finalize)."""
     h, d = sim.host, sim.dev
     actors = sim.all_actors()
@@ -179,7 +192,7 @@ DOF_FIELDS = ("hasLimits", "lower", "upper", "driveMode", "velocity", "effort", 
               "damping", "friction", "armature")
 
 
-def check_dof_props(props, n, what=None):
+def check_dof_props(props: np.ndarray, n: int, what: str | None = None) -> np.ndarray:
     """A structured array with Isaac Gym's DOF property fields, n rows -> a clean copy."""
     what = what or call_name()
     from .errors import GymlikeTypeError, GymlikeValueError
@@ -227,7 +240,9 @@ def check_dof_props(props, n, what=None):
     return out
 
 
-def set_actor_dof_props(actor, props):
+def set_actor_dof_props(actor: Actor, props: np.ndarray) -> None:
+    """Set the actor's DOF properties (a checked DOF_PROPERTIES_DTYPE array, one row per DOF),
+    in the model too once it exists."""
     sim = actor.env.sim
     if sim.finalized and len(props):
         d0 = int(sim.host.actor_dof0[actor.sim_index])
@@ -240,7 +255,8 @@ def set_actor_dof_props(actor, props):
 _KNOWN_BODY_FLAGS = 1 | 2 | 4   # DISABLE_GRAVITY, DISABLE_SIMULATION, ENABLE_GYROSCOPIC_FORCES
 
 
-def body_props_list(actor):
+def body_props_list(actor: Actor) -> list[RigidBodyProperties]:
+    """The actor's bodies as RigidBodyProperties (mass kg, com m, inertia kg m^2)."""
     from .types import Mat33, RigidBodyProperties, Vec3
     out = []
     for i in range(actor.asset.body_count):
@@ -261,7 +277,8 @@ def body_props_list(actor):
     return out
 
 
-def check_body_props(actor, props, recompute_inertia, what=None):
+def check_body_props(actor: Actor, props: Sequence[RigidBodyProperties], recompute_inertia: bool,
+                     what: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """-> (mass, com, inertia, flags) arrays for the actor's bodies, fully validated."""
     what = what or call_name()
     from .errors import GymlikeNotImplementedError, GymlikeTypeError, GymlikeValueError
@@ -314,7 +331,10 @@ def check_body_props(actor, props, recompute_inertia, what=None):
     return mass, com, inertia, flags
 
 
-def set_actor_body_props(actor, mass, com, inertia, flags):
+def set_actor_body_props(actor: Actor, mass: np.ndarray, com: np.ndarray, inertia: np.ndarray,
+                         flags: np.ndarray) -> None:
+    """Set the actor's body mass (bodies,) kg, COM (bodies, 3) m, inertia (bodies, 3, 3) kg m^2
+    and flags, in the model too once it exists."""
     sim = actor.env.sim
     if sim.finalized:
         b0 = int(sim.host.actor_body0[actor.sim_index])
@@ -332,7 +352,8 @@ SHAPE_FIELDS = ("friction", "rolling_friction", "torsion_friction", "restitution
                 "thickness", "contact_offset", "rest_offset", "filter")
 
 
-def shape_props_list(arr):
+def shape_props_list(arr: np.ndarray) -> list[RigidShapeProperties]:
+    """The rows of a SHAPE_PROPS_DTYPE array as RigidShapeProperties."""
     from .types import RigidShapeProperties
     out = []
     for row in arr:
@@ -343,7 +364,7 @@ def shape_props_list(arr):
     return out
 
 
-def check_shape_props(props, n, what=None):
+def check_shape_props(props: Sequence[RigidShapeProperties], n: int, what: str | None = None) -> np.ndarray:
     """A list of RigidShapeProperties, one per shape -> SHAPE_PROPS_DTYPE array."""
     what = what or call_name()
     from .assets.record import SHAPE_PROPS_DTYPE
@@ -372,7 +393,9 @@ def check_shape_props(props, n, what=None):
     return out
 
 
-def set_actor_shape_props(actor, props, what=None):
+def set_actor_shape_props(actor: Actor, props: np.ndarray, what: str | None = None) -> None:
+    """Set the actor's shape properties (a SHAPE_PROPS_DTYPE array, one row per shape), in the
+    model too once it exists; filters may not change after that."""
     what = what or call_name()
     from .errors import GymlikeRuntimeError
     sim = actor.env.sim
@@ -390,7 +413,7 @@ def set_actor_shape_props(actor, props, what=None):
 
 
 # ---------------------------------------------------------------------------- scale
-def set_actor_scale(actor, scale, what=None):
+def set_actor_scale(actor: Actor, scale: float, what: str | None = None) -> None:
     """Scale an actor before the sim is finalized: geometry and joint positions come from the
     asset re-imported at that scale; mass *s^3, inertia *s^5, COM *s, prismatic limits *s."""
     what = what or call_name()

@@ -17,11 +17,17 @@ the layers. No module builds Warp objects at import time unless it is a kernel m
 name ends in `kernels`, or it is imported only inside functions); no `importlib` and no module
 `__getattr__` for laziness (tests/test_layout.py checks all three)."""
 
+from __future__ import annotations
+
 import functools
 import os
 import sys
 import tempfile
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 _ready = False
 
@@ -34,13 +40,13 @@ LOCK = threading.RLock()
 _CALL = threading.local()
 
 
-def call_name():
+def call_name() -> str:
     """The Gym method this thread is running (the outermost one: what the user called), for
     error messages; 'gymlike' outside Gym calls."""
     return getattr(_CALL, "name", None) or "gymlike"
 
 
-def serialized(cls):
+def serialized(cls: type) -> type:
     """Class decorator: each public method of `cls` runs holding LOCK, and records its name for
     error messages (call_name)."""
     def locked(fn):
@@ -64,7 +70,8 @@ def serialized(cls):
     return cls
 
 
-def verbose():
+def verbose() -> bool:
+    """Whether GYMLIKE_VERBOSE is set (to anything but '', 0, false, no): Warp's own logging stays on."""
     return os.environ.get("GYMLIKE_VERBOSE", "").strip().lower() not in ("", "0", "false", "no")
 
 
@@ -107,7 +114,8 @@ def _announce_first_compile(warp):
         sys.stderr.flush()
 
 
-def wp():
+def wp() -> ModuleType:
+    """The warp module, initialised once (quietly unless verbose())."""
     global _ready
     import warp
     if not _ready:
@@ -123,7 +131,8 @@ def wp():
     return warp
 
 
-def newton():
+def newton() -> ModuleType:
+    """The newton module, imported after Warp is initialised."""
     wp()
     import newton as nt
     return nt

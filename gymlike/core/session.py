@@ -16,9 +16,15 @@ from __future__ import annotations
 import os
 import sys
 import weakref
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .sim import Sim
 
 
-def env_max_frames():
+def env_max_frames() -> int | None:
     """GYMLIKE_MAX_FRAMES as a positive int, or None."""
     value = os.environ.get("GYMLIKE_MAX_FRAMES", "").strip()
     try:
@@ -50,7 +56,7 @@ class FrameLimitReached(SystemExit):
         return self.message
 
 
-def close_recorders():
+def close_recorders() -> list[tuple[str, int]]:
     """Finish every recording; returns [(path, frames)]."""
     done = []
     while recorders:
@@ -63,7 +69,7 @@ def close_recorders():
 _noted_headless = False
 
 
-def note_headless_viewer(reason):
+def note_headless_viewer(reason: str) -> None:
     """One stderr line, once per process, when a viewer runs headless and nothing limits the frames:
     a `while not query_viewer_has_closed(viewer)` loop would otherwise run silently forever."""
     global _noted_headless
@@ -77,11 +83,13 @@ def note_headless_viewer(reason):
     sys.stderr.flush()
 
 
-def register_viewer(sim, viewer):
+def register_viewer(sim: Sim, viewer: Any) -> None:
+    """Remember `viewer` (a gymlike.render viewer) as showing `sim`."""
     _viewers.setdefault(sim, []).append(viewer)
 
 
-def viewers_of(sim):
+def viewers_of(sim: Sim) -> list:
+    """The viewers of `sim` not destroyed yet."""
     return [v for v in _viewers.get(sim, []) if not v.destroyed]
 
 
@@ -100,5 +108,6 @@ class StepLimit:
         self.calls += 1
 
 
-def step_limit_for_new_sim():
+def step_limit_for_new_sim() -> StepLimit | None:
+    """A StepLimit of max_frames simulate calls for a new sim, or None when nothing limits them."""
     return StepLimit(max_frames) if max_frames is not None else None

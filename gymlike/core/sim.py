@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +19,17 @@ from .enums import SimType, UpAxis
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from .params import device_ids, plane_params, sim_params
 from .types import PlaneParams, SimParams, Transform, Vec3, coerce, number, require_finite
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any, TypeVar
+
+    import newton
+    import warp as wp
+
+    from .errors import GymlikeError
+
+    T = TypeVar("T")
 
 _warned_gpu = False
 
@@ -56,7 +68,9 @@ class Env:
 
 
     # aggregates are PhysX broad-phase groups: validated and recorded, nothing else
-    def begin_aggregate(self, max_bodies, max_shapes, self_collisions):
+    def begin_aggregate(self, max_bodies: int, max_shapes: int, self_collisions: bool) -> None:
+        """Open an aggregate of the actors created next (Isaac Gym's grouping; its limits are only
+        checked at end_aggregate)."""
         if self.aggregate is not None:
             raise GymlikeValueError(f"begin_aggregate: env {self.index} already has an open aggregate")
         for name, v in (("max_bodies", max_bodies), ("max_shapes", max_shapes)):
@@ -66,7 +80,8 @@ class Env:
                               self_collisions=bool(self_collisions), actors=0,
                               bodies0=self.body_count, shapes0=self.shape_count)
 
-    def end_aggregate(self):
+    def end_aggregate(self) -> None:
+        """Close the open aggregate; warns when it holds more bodies or shapes than declared."""
         if self.aggregate is None:
             raise GymlikeValueError(f"end_aggregate: env {self.index} has no open aggregate (call begin_aggregate first)")
         agg, self.aggregate = self.aggregate, None
@@ -75,7 +90,8 @@ class Env:
             warn(f"end_aggregate: env {self.index} aggregate holds {nb} bodies / {ns} shapes, more than "
                  f"the declared maximum {agg['max_bodies']} / {agg['max_shapes']} (Isaac Gym would fail)",
                  RuntimeWarning)
-    def actor(self, handle, what="actor handle") -> "Actor":
+    def actor(self, handle: int, what: str = "actor handle") -> "Actor":
+        """The actor with this handle (its index in the env), checked."""
         if isinstance(handle, bool) or not isinstance(handle, (int, np.integer)):
             raise GymlikeTypeError(f"{what}: expected an int actor handle, got {type(handle).__name__}")
         if not 0 <= handle < len(self.actors):
@@ -121,7 +137,8 @@ class Actor:
         self.pending_efforts = None
 
     @property
-    def sim_index(self):
+    def sim_index(self) -> int:
+        """The actor's DOMAIN_SIM index."""
         return self.env.sim.actor_start(self.env) + self.handle
 
     def __repr__(self):
@@ -214,11 +231,13 @@ class Sim:
         self.step_limit = session.step_limit_for_new_sim()   # gymlike.run --max-frames (else None)
 
     # ------------------------------------------------------------------ creation
-    def check_alive(self):
+    def check_alive(self) -> None:
+        """Raise GymlikeRuntimeError if the sim was destroyed."""
         if self.destroyed:
             raise GymlikeRuntimeError(f"sim {self.id} was destroyed")
 
-    def check_building(self, what):
+    def check_building(self, what: str) -> None:
+        """Raise GymlikeRuntimeError unless envs and actors may still be added (no model yet)."""
         self.check_alive()
         if self.model is not None:
             raise GymlikeRuntimeError(
@@ -226,7 +245,8 @@ class Sim:
                 "acquire or a state access happened); Isaac Gym does not allow adding envs or "
                 "actors after that. Create all envs and actors first.")
 
-    def add_ground(self, params):
+    def add_ground(self, params: PlaneParams) -> None:
+        """Add a ground plane (checked PlaneParams, copied)."""
         self.check_building("add_ground")
         if not isinstance(params, PlaneParams):
             raise GymlikeTypeError(f"add_ground: expected gymapi.PlaneParams, got {type(params).__name__}")
@@ -239,7 +259,8 @@ class Sim:
             raise GymlikeValueError(f"add_ground: segmentation_id must be an int >= 0, got {seg!r}")
         self.planes.append(copy.deepcopy(params))
 
-    def create_env(self, lower, upper, num_per_row):
+    def create_env(self, lower: Vec3, upper: Vec3, num_per_row: int) -> Env:
+        """A new env, its origin on a grid of num_per_row envs per row spaced by upper - lower (m)."""
         self.check_building("create_env")
         lower = require_finite(coerce(Vec3, lower, "create_env: lower"), "create_env: lower")
         upper = require_finite(coerce(Vec3, upper, "create_env: upper"), "create_env: upper")
@@ -258,7 +279,9 @@ class Sim:
         self._actor_starts = None
         return env
 
-    def create_actor(self, env, asset, pose, name, group, filter_, seg_id):
+    def create_actor(self, env: Env, asset: Asset, pose: Transform, name: str | None, group: int,
+                     filter_: int, seg_id: int) -> int:
+        """Create an actor of `asset` in `env` at `pose` (m, unit quaternion); returns its handle."""
         self.check_building("create_actor")
         if not isinstance(asset, Asset):
             raise GymlikeTypeError(f"create_actor: asset must be a gymlike Asset, got {type(asset).__name__}")
@@ -289,7 +312,7 @@ class Sim:
         return a.handle
 
     # ------------------------------------------------------------------ indices
-    def actor_start(self, env):
+    def actor_start(self, env: Env) -> int:
         """DOMAIN_SIM index of the env's first actor (and body/dof/joint/shape starts)."""
         if self._actor_starts is None:
             counts = np.array([[len(e.actors), e.body_count, e.dof_count, e.joint_count, e.shape_count]
@@ -301,25 +324,29 @@ class Sim:
             self._totals = counts.sum(0) if len(counts) else np.zeros(5, np.int64)
         return int(self._actor_starts[env.index, 0])
 
-    def env_start(self, env, kind):
+    def env_start(self, env: Env, kind: str) -> int:
+        """DOMAIN_SIM index of the env's first actor, body, dof, joint or shape (`kind`)."""
         self.actor_start(env)
         return int(self._actor_starts[env.index, {"actor": 0, "body": 1, "dof": 2, "joint": 3, "shape": 4}[kind]])
 
-    def total(self, kind):
+    def total(self, kind: str) -> int:
+        """Number of actors, bodies, dofs, joints or shapes (`kind`) in the sim."""
         if not self.envs:
             return 0
         self.actor_start(self.envs[0])
         return int(self._totals[{"actor": 0, "body": 1, "dof": 2, "joint": 3, "shape": 4}[kind]])
 
-    def all_actors(self):
+    def all_actors(self) -> list[Actor]:
+        """Every actor, in DOMAIN_SIM order."""
         return [a for e in self.envs for a in e.actors]
 
     # ------------------------------------------------------------------ finalize
     @property
-    def finalized(self):
+    def finalized(self) -> bool:
+        """Whether the Newton model exists (creation is closed)."""
         return self.model is not None
 
-    def ensure_ready(self, what="this call"):
+    def ensure_ready(self, what: str = "this call") -> None:
         """Build the Newton model and solver once (the point after which creation is closed)."""
         self.check_alive()
         if self.solver is not None:
@@ -338,12 +365,14 @@ class Sim:
                 setattr(self, name, None)
             raise
 
-    def prepare_sim(self):
+    def prepare_sim(self) -> bool:
+        """Build the model and solver now (prepare_sim); returns True."""
         self.ensure_ready("prepare_sim")
         return True
 
     # ------------------------------------------------------------------ performance timers
-    def create_timers(self):
+    def create_timers(self) -> int:
+        """Start performance timers; returns their handle."""
         handle = self._next_timer        # never reused, so a stale handle cannot read a live timer
         self._next_timer += 1
         self.timers[handle] = (time.perf_counter(), self.physics_seconds)
@@ -354,16 +383,18 @@ class Sim:
             raise GymlikeIndexError(f"{what}: unknown timers handle {handle!r}")
         return int(handle)
 
-    def destroy_timers(self, handle):
+    def destroy_timers(self, handle: int) -> None:
+        """Forget the timers `handle`."""
         del self.timers[self._timer(handle, "destroy_performance_timers")]
 
-    def read_timers(self, handle):
+    def read_timers(self, handle: int) -> tuple[float, float]:
         """-> (seconds spent in simulate, wall seconds) since the timers were created."""
         wall0, physics0 = self.timers[self._timer(handle, "get_performance_timers")]
         return self.physics_seconds - physics0, time.perf_counter() - wall0
 
     # ------------------------------------------------------------------ stepping
-    def simulate(self):
+    def simulate(self) -> None:
+        """Advance the sim by one step of params.dt s (building it first if needed)."""
         t0 = time.perf_counter()
         self.ensure_ready("simulate")
         if self.step_limit is not None:
@@ -375,14 +406,14 @@ class Sim:
     # NaN check: read back every `nan_check_interval` simulate calls (core/step.py)
     nan_check_interval = 1
 
-    def defer(self, actor, fn, what):
+    def defer(self, actor: Actor | None, fn: Callable[[], object], what: str) -> None:
         """Replay `fn()` once the model exists, after the writes deferred before it (`what`: the
         call that made it, for an error at the replay)."""
         self.replay.append((fn, actor, what))
         if actor is not None:
             actor.replays += 1
 
-    def replay_deferred(self):
+    def replay_deferred(self) -> None:
         """Apply the deferred writes in call order. They stay recorded until all applied: when
         one fails, the build fails naming it, that write is dropped and the others are kept for
         the next prepare_sim (each was validated when it was made, so this is rare)."""
@@ -402,23 +433,25 @@ class Sim:
     # conversion to the first read (defer_state_sync): every reader comes through here, while
     # the step path reads `stepping_state` when it needs no current joint or body state.
     @property
-    def state(self):
+    def state(self) -> newton.State:
+        """The current Newton state (any deferred conversion run first)."""
         if self._state_sync is not None:
             self.sync_state()
         return self._state
 
-    def sync_state(self):
+    def sync_state(self) -> None:
         """Run the deferred conversion into the current state, if any."""
         sync, self._state_sync = self._state_sync, None
         if sync is not None:
             sync()
 
     @state.setter
-    def state(self, value):
+    def state(self, value: newton.State | None) -> None:
+        """Replace the current Newton state."""
         self._state = value
 
     @property
-    def joint_state(self):
+    def joint_state(self) -> newton.State:
         """`state` for code that reads or writes joint coordinates only: a pending forward
         kinematics (the bodies following written joints) stays pending, so a reset that writes
         root states, then DOF states, then reads DOF states runs it once, when bodies are read."""
@@ -427,14 +460,15 @@ class Sim:
         return self._state
 
     @property
-    def stepping_state(self):
+    def stepping_state(self) -> newton.State:
+        """The Newton state as it is, without running a deferred conversion (for the stepper)."""
         return self._state
 
-    def defer_state_sync(self, sync):
+    def defer_state_sync(self, sync: Callable[[], None] | None) -> None:
         """`sync()` makes `state` current; it runs when `state` is next read (None: cancel)."""
         self._state_sync = sync
 
-    def attach(self, **parts):
+    def attach(self, **parts: Any) -> None:
         """Set what build_model made (the names of _BUILT)."""
         unknown = set(parts) - set(_BUILT)
         if unknown:
@@ -443,7 +477,7 @@ class Sim:
         for name, part in parts.items():
             setattr(self, name, part)
 
-    def component(self, name, make):
+    def component(self, name: str, make: Callable[[], T]) -> T:
         """The sim's `name` part (contact forces, DOF forces, sensors...: the names of
         _COMPONENTS), made by `make()` on first use so that sims which never ask for it never
         pay for it."""
@@ -455,7 +489,7 @@ class Sim:
             setattr(self, name, part)
         return part
 
-    def state_written(self, actors=None):
+    def state_written(self, actors: Sequence[int] | np.ndarray | None = None) -> None:
         """Called after any write into the simulated state of `actors` (host sim indices; None: all).
 
         The solver forgets what it carried over for those envs: MuJoCo warm-starts each step from
@@ -479,7 +513,7 @@ class Sim:
             mask = None if worlds is None else _wp().array(worlds, dtype=_wp().bool, device=self.device)
             self.solver.reset(self.state, mask, flags=newton.StateFlags.NONE)
 
-    def defer_kinematics(self, arts=None, n=0):
+    def defer_kinematics(self, arts: wp.array | np.ndarray | None = None, n: int = 0) -> None:
         """After a write of joint coordinates: the bodies follow them when `state` is next read,
         rather than at each write (a reset writes many); forward kinematics of the articulations
         `arts[:n]` (Warp int32 or a numpy int array, -1 entries skipped) of every such write, of
@@ -495,7 +529,7 @@ class Sim:
     def _forward_kinematics(self):
         self._graphs.run(self._state)
 
-    def sync_joint_state(self):
+    def sync_joint_state(self) -> None:
         """Make joint_q/joint_qd current (XPBD only writes body_q/body_qd)."""
         if self.joint_state_stale:
             newton = _newton()
@@ -503,7 +537,8 @@ class Sim:
             self.joint_state_stale = False
 
     # ------------------------------------------------------------------ params
-    def set_params(self, params):
+    def set_params(self, params: SimParams) -> None:
+        """Replace the sim parameters (checked, copied); on a built sim, gravity and drive gains follow at once."""
         if not isinstance(params, SimParams):
             raise GymlikeTypeError(f"set_sim_params: expected gymapi.SimParams, got {type(params).__name__}")
         _check_params(params)
@@ -517,14 +552,16 @@ class Sim:
                 from .props import write_drive_gains
                 write_drive_gains(self)       # drive damping depends on the substep length
 
-    def apply_gravity(self):
+    def apply_gravity(self) -> None:
+        """Write params.gravity (m/s^2) into the model and tell the solver."""
         newton = _newton()
         g = self.params.gravity
         self.model.set_gravity((g.x, g.y, g.z))
         if self.solver is not None:
             self.solver.notify_model_changed(newton.ModelFlags.MODEL_PROPERTIES)
 
-    def destroy(self):
+    def destroy(self) -> None:
+        """Mark the sim destroyed and drop its Newton model, solver and states."""
         self.destroyed = True
         self._state_sync = None
         self.model = self.solver = self.state = self.state_next = self.control = None
@@ -545,7 +582,7 @@ def _warn_flex_substep(p):
              f"substeps >= {need} for dt {p.dt:.4g}, or SIM_PHYSX")
 
 
-def deferred_write_failed(e, what, actor, k, kept):
+def deferred_write_failed(e: Exception, what: str, actor: Actor | None, k: int, kept: int) -> GymlikeError:
     """The error of a deferred write that failed at its replay: the builtin type it had."""
     from .runtime import call_name
     cls = next((c for b, c in ((IndexError, GymlikeIndexError), (TypeError, GymlikeTypeError),

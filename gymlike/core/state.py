@@ -6,6 +6,8 @@ body poses -> eval_ik -> joint_q -> eval_fk (MuJoCo reads joint_q, XPBD reads bo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import props as P
@@ -16,6 +18,16 @@ from .runtime import call_name, newton as _newton, wp as _wp
 
 # ---------------------------------------------------------------------------- validation
 from .types import DOF_STATE_DTYPE, RIGID_BODY_STATE_DTYPE
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    import warp as wp
+
+    from .assets.record import Asset
+    from .mjc import DofCells, SolverMuJoCoC
+    from .sim import Actor, Env, Sim
+    from .tables import HostTables
 def _flags(flags, what):
     if isinstance(flags, bool) or not isinstance(flags, (int, np.integer)) or not 0 <= int(flags) <= 3:
         raise GymlikeValueError(f"{what}: flags must be STATE_NONE/POS/VEL/ALL (0..3), got {flags!r}")
@@ -51,7 +63,8 @@ def _check_poses(states, flags, what, arg="states"):
 ZERO_QUAT_NORM = 1e-6    # below this a quaternion has no direction to normalize to
 
 
-def dtype_name(dtype):
+def dtype_name(dtype: np.dtype) -> str:
+    """The gymapi name of a state dtype, for messages."""
     return {RIGID_BODY_STATE_DTYPE: "gymapi.RigidBodyState.dtype", DOF_STATE_DTYPE: "gymapi.DofState.dtype"}.get(dtype, str(dtype))
 
 
@@ -64,7 +77,7 @@ def _body_rows(sim, b0, n):
     return np.concatenate([q, qd], 1).astype(np.float32)
 
 
-def sim_origins(sim):
+def sim_origins(sim: Sim) -> np.ndarray:
     """(num_bodies, 3) env origin of every body (sim-level reads and writes)."""
     return sim.host.body_origin
 
@@ -81,13 +94,16 @@ def _rows_to_states(rows, origin, flags):
     return out
 
 
-def get_body_states(sim, b0, n, origin, flags, what):
+def get_body_states(sim: Sim, b0: int, n: int, origin: np.ndarray | None, flags: int,
+                    what: str) -> np.ndarray:
+    """States of bodies b0 .. b0 + n - 1 as a (n,) RigidBodyState.dtype array, positions relative
+    to `origin` (m; None: world frame)."""
     flags = _flags(flags, what)
     sim.ensure_ready(what)
     return _rows_to_states(_body_rows(sim, b0, n), origin, flags)
 
 
-def defer_body_states(actor, states, flags):
+def defer_body_states(actor: Actor, states: np.ndarray, flags: int) -> None:
     """Record body states set before the model exists (read back by actor_rest_body_states)."""
     cur = actor_rest_body_states(actor, STATE_POS | STATE_VEL)
     if flags & STATE_POS:
@@ -97,7 +113,8 @@ def defer_body_states(actor, states, flags):
     actor.pending_body_states = cur
 
 
-def defer_dof_states(actor, states, flags):
+def defer_dof_states(actor: Actor, states: np.ndarray, flags: int) -> None:
+    """Record DOF states set before the model exists (read back by actor_default_dof_states)."""
     cur = actor_default_dof_states(actor, STATE_POS | STATE_VEL)
     if flags & STATE_POS:
         cur["pos"] = states["pos"]
@@ -107,7 +124,7 @@ def defer_dof_states(actor, states, flags):
     actor.pending_body_states = None   # the link poses now follow these DOF positions
 
 
-def rest_body_states(actors, flags, what):
+def rest_body_states(actors: Sequence[Actor], flags: int, what: str) -> np.ndarray:
     """Before the model exists: the actors' authored body states, concatenated (a read does not
     close creation; Isaac Gym's terrain example reads states, then adds a mesh)."""
     flags = _flags(flags, what)
@@ -115,7 +132,7 @@ def rest_body_states(actors, flags, what):
     return np.concatenate(parts) if parts else np.zeros(0, RIGID_BODY_STATE_DTYPE)
 
 
-def set_actor_body_states(actor, states, flags, what):
+def set_actor_body_states(actor: Actor, states: np.ndarray, flags: int, what: str) -> None:
     """Write an actor's body states (env frame); before the model exists they are recorded and
     applied in call order once it does."""
     sim = actor.env.sim
@@ -127,7 +144,7 @@ def set_actor_body_states(actor, states, flags, what):
     set_body_states(sim, int(sim.host.actor_body0[actor.sim_index]), states, actor.env.origin, flags, what)
 
 
-def defer_actors_body_states(actors, states, flags):
+def defer_actors_body_states(actors: Sequence[Actor], states: np.ndarray, flags: int) -> bool:
     """Before the model exists: body states for consecutive actors' bodies (each actor's rows in
     turn), recorded per actor (see set_actor_body_states)."""
     k = 0
@@ -138,7 +155,7 @@ def defer_actors_body_states(actors, states, flags):
     return True
 
 
-def actor_rest_body_states(actor, flags):
+def actor_rest_body_states(actor: Actor, flags: int) -> np.ndarray:
     """Body states before the sim's model exists: the last body states set, or forward kinematics
     of the asset at the pending (or default) DOF positions placed at the actor pose."""
     if actor.pending_body_states is not None:
@@ -160,7 +177,8 @@ def actor_rest_body_states(actor, flags):
     return _rows_to_states(rows, None, flags)
 
 
-def set_body_states(sim, b0, states, origin, flags, what):
+def set_body_states(sim: Sim, b0: int, states: np.ndarray, origin: np.ndarray | None, flags: int,
+                    what: str) -> None:
     """Write body states (structured array) of Newton bodies b0..b0+len-1 (whole actors)."""
     flags = _flags(flags, what)
     if flags == 0:
@@ -220,7 +238,8 @@ def _move_fixed_roots(sim, actors, idx, q):
 
 
 # ---------------------------------------------------------------------------- DOFs
-def get_dof_states(sim, actor_index, flags, what):
+def get_dof_states(sim: Sim, actor_index: int, flags: int, what: str) -> np.ndarray:
+    """The actor's DOF states (position m or rad, velocity) as a (dofs,) DofState.dtype array."""
     flags = _flags(flags, what)
     h = sim.host
     sim.sync_joint_state()
@@ -237,7 +256,9 @@ def get_dof_states(sim, actor_index, flags, what):
     return out
 
 
-def actor_default_dof_states(actor, flags):
+def actor_default_dof_states(actor: Actor, flags: int) -> np.ndarray:
+    """DOF states before the model exists: the last ones set, else the asset's default positions
+    and zero velocity; (dofs,) DofState.dtype."""
     out = np.zeros(actor.asset.dof_count, DOF_STATE_DTYPE)
     if actor.pending_dof_state is not None:
         out[:] = actor.pending_dof_state
@@ -251,7 +272,8 @@ def actor_default_dof_states(actor, flags):
     return out
 
 
-def set_dof_states(sim, actor_indices, states, flags, what):
+def set_dof_states(sim: Sim, actor_indices: Sequence[int] | np.ndarray, states: np.ndarray, flags: int,
+                   what: str) -> None:
     """Write DOF states of whole actors (states concatenated in actor order)."""
     flags = _flags(flags, what)
     if flags == 0 or len(states) == 0:
@@ -272,7 +294,7 @@ def set_dof_states(sim, actor_indices, states, flags, what):
 
 
 # ---------------------------------------------------------------------------- frames
-def joint_world_frames(sim, actor_index, asset):
+def joint_world_frames(sim: Sim, actor_index: int, asset: Asset) -> tuple[np.ndarray, np.ndarray]:
     """World transforms (n_ig_joints, 7) of the actor's Isaac Gym joints: parent body pose *
     joint_X_p; and the world axis of every DOF (n_dofs, 3)."""
     wp = _wp()
@@ -304,7 +326,7 @@ def joint_world_frames(sim, actor_index, asset):
 
 # ---------------------------------------------------------------------------- handle API entry points
 # (gymapi delegates here; `what` is the Gym method being run, runtime.call_name)
-def actor_body_states(actor, flags):
+def actor_body_states(actor: Actor, flags: int) -> np.ndarray:
     """An actor's rigid body states in its env's frame (before the model exists: authored)."""
     what = call_name()
     sim = actor.env.sim
@@ -323,21 +345,24 @@ def _checked_body_states(states, n, flags, what, arg="states"):
     return flags
 
 
-def set_actor_body_states_checked(actor, states, flags):
+def set_actor_body_states_checked(actor: Actor, states: np.ndarray, flags: int) -> bool:
+    """Check, then write the actor's body states ((bodies,) RigidBodyState.dtype, env frame)."""
     what = call_name()
     flags = _checked_body_states(states, actor.asset.body_count, flags, what)
     set_actor_body_states(actor, states, flags, what)
     return True
 
 
-def env_body_states(env, flags):
+def env_body_states(env: Env, flags: int) -> np.ndarray:
+    """The env's body states, (bodies,) RigidBodyState.dtype in the env frame."""
     what = call_name()
     if not env.sim.finalized:
         return rest_body_states(env.actors, flags, what)
     return get_body_states(env.sim, env.sim.env_start(env, "body"), env.body_count, env.origin, flags, what)
 
 
-def set_env_body_states(env, states, flags):
+def set_env_body_states(env: Env, states: np.ndarray, flags: int) -> bool:
+    """Check, then write the env's body states ((bodies,) RigidBodyState.dtype, env frame)."""
     what = call_name()
     flags = _checked_body_states(states, env.body_count, flags, what)
     if not env.sim.finalized:
@@ -346,7 +371,7 @@ def set_env_body_states(env, states, flags):
     return True
 
 
-def sim_body_states(sim, flags):
+def sim_body_states(sim: Sim, flags: int) -> np.ndarray:
     """Every body's state, each in its env's frame (as the rigid body state tensor)."""
     what = call_name()
     if not sim.finalized:
@@ -354,7 +379,8 @@ def sim_body_states(sim, flags):
     return get_body_states(sim, 0, sim.total("body"), sim_origins(sim), flags, what)
 
 
-def set_sim_body_states(sim, states, flags):
+def set_sim_body_states(sim: Sim, states: np.ndarray, flags: int) -> bool:
+    """Check, then write every body's state ((bodies,) RigidBodyState.dtype, each in its env frame)."""
     what = call_name()
     flags = _checked_body_states(states, sim.total("body"), flags, what)
     if not sim.finalized:
@@ -363,14 +389,16 @@ def set_sim_body_states(sim, states, flags):
     return True
 
 
-def actor_dof_states(actor, flags):
+def actor_dof_states(actor: Actor, flags: int) -> np.ndarray:
+    """The actor's DOF states, (dofs,) DofState.dtype (before the model exists: the defaults)."""
     what = call_name()
     if not actor.env.sim.finalized:
         return actor_default_dof_states(actor, _flags(flags, what))
     return get_dof_states(actor.env.sim, actor.sim_index, flags, what)
 
 
-def set_actor_dof_states_checked(actor, states, flags):
+def set_actor_dof_states_checked(actor: Actor, states: np.ndarray, flags: int) -> bool:
+    """Check, then write the actor's DOF states ((dofs,) DofState.dtype)."""
     what = call_name()
     _check_array(states, DOF_STATE_DTYPE, actor.asset.dof_count, what)
     flags = _flags(flags, what)
@@ -385,7 +413,7 @@ def set_actor_dof_states_checked(actor, states, flags):
     return True
 
 
-def actor_joint_transforms(actor):
+def actor_joint_transforms(actor: Actor) -> np.ndarray:
     """The actor's joint frames in its env's frame (Transform.dtype array)."""
     from .types import TRANSFORM_DTYPE
     actor.env.sim.ensure_ready(call_name())
@@ -397,7 +425,7 @@ def actor_joint_transforms(actor):
     return out
 
 
-def actor_dof_frames(actor):
+def actor_dof_frames(actor: Actor) -> np.ndarray:
     """Origin (env frame) and world axis of each DOF (DofFrame.dtype array)."""
     from .types import DOF_FRAME_DTYPE
     actor.env.sim.ensure_ready(call_name())
@@ -410,13 +438,13 @@ def actor_dof_frames(actor):
     return out
 
 
-def body_state(env, handle, flags):
+def body_state(env: Env, handle: int, flags: int) -> np.void:
     """One rigid body's state row, by env-domain body handle."""
     actor, i = _actor_at(env, handle, "body")
     return actor_body_states(actor, flags)[i]
 
 
-def vec_body_poses(pairs):
+def vec_body_poses(pairs: Sequence[tuple[Env, int]]) -> np.ndarray:
     """Poses (Transform.dtype) of the bodies of (env, env-domain body handle) pairs."""
     from .handles import env_of
     from .types import TRANSFORM_DTYPE
@@ -426,7 +454,7 @@ def vec_body_poses(pairs):
     return out
 
 
-def set_body_field(env, handle, write):
+def set_body_field(env: Env, handle: int, write: Callable[[np.void], object]) -> bool:
     """Read-modify-write of one body's state row (`write(row)`), by env-domain body handle."""
     actor, i = _actor_at(env, handle, "body")
     st = actor_body_states(actor, STATE_POS | STATE_VEL)
@@ -459,7 +487,8 @@ def _written(sim, n, host, arts):
     sim.state_written(host)
 
 
-def write_roots(sim, src, ids, host, n, arts, launch, refused):
+def write_roots(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, arts: wp.array,
+                launch: Callable, refused: wp.array) -> None:
     """Root states (actors, 13; env frame) of the actors `ids` (host: their host indices, None
     for all) into the joint coordinates of free roots and the joint frames of fixed ones;
     nothing when `refused` (tensors.TensorAPI.refuse_zero_quaternions) holds a row."""
@@ -480,19 +509,20 @@ def write_roots(sim, src, ids, host, n, arts, launch, refused):
     _written(sim, n, host, arts)
 
 
-def actor_dofs(h, actors):
+def actor_dofs(h: HostTables, actors: np.ndarray) -> np.ndarray:
     """The DOF indices (DOMAIN_SIM) of `actors` (host int array), actor by actor."""
     return spans(h.actor_dof0[actors], h.actor_ndof[actors])
 
 
-def spans(start, count):
+def spans(start: np.ndarray, count: np.ndarray) -> np.ndarray:
     """The indices start[i] .. start[i] + count[i] - 1 of every i, in order (int arrays)."""
     if len(count) and (count == count[0]).all():        # (one asset per env: one arange)
         return (start[:, None] + np.arange(int(count[0]))).reshape(-1)
     return np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
 
 
-def write_dofs_on_rows(sim, rows, src, host):
+def write_dofs_on_rows(sim: Sim, rows: tuple[SolverMuJoCoC, DofCells], src: np.ndarray,
+                       host: np.ndarray | None) -> None:
     """DOF states `src` ((dofs, 2) numpy, every DOF of the sim) of the actors `host` (numpy ids;
     None: all) on MuJoCo C's rows (`rows` = mjc.dof_rows(sim): every DOF is one coordinate of
     MuJoCo's rows and they hold the current state), mjc.write_dofs."""
@@ -506,7 +536,8 @@ def write_dofs_on_rows(sim, rows, src, host):
     cs.write_dofs(cells, src, dofs, worlds)
 
 
-def write_dof_rows(sim, src, ids, host, n, arts, launch):
+def write_dof_rows(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, arts: wp.array,
+                   launch: Callable) -> None:
     """DOF states (dofs, 2) of the actors `ids` (Warp `src`) through Newton's joint state (where
     MuJoCo's rows do not hold them: mjc.dof_rows, write_dofs_on_rows)."""
     TK = _tensor_kernels()
@@ -518,7 +549,7 @@ def write_dof_rows(sim, src, ids, host, n, arts, launch):
     _written(sim, n, host, arts)
 
 
-def write_body_rows(sim, src, refused):
+def write_body_rows(sim: Sim, src: wp.array, refused: wp.array) -> None:
     """All rigid body states (bodies, 13; env frame) -> bodies, then joints follow (inverse,
     then forward kinematics); no body state is written when `refused` holds a row."""
     newton, wp = _newton(), _wp()

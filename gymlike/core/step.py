@@ -8,6 +8,8 @@ entities (no Python loop over envs or actors), re-launched from recorded launche
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import mjc
@@ -18,7 +20,12 @@ from .launch import Launcher
 from .state import spans
 from .runtime import newton as _newton, wp as _wp
 
-def K():
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    import warp as wp
+
+def K() -> ModuleType:
     """gymlike.core.kernels (Warp kernels), imported on first use."""
     from . import kernels
     return kernels
@@ -35,7 +42,7 @@ class Stepper:
         self.clamped = _wp().zeros(1, dtype=_wp().int32, device=sim.device)   # a velocity clamp happened
         self._hosts = {}
 
-    def flag(self, arr):
+    def flag(self, arr: wp.array) -> int:
         """arr[0] as an int (on the CPU through a kept numpy view of the array)."""
         if not self.sim.device.startswith("cpu"):
             return int(arr.numpy()[0])
@@ -44,7 +51,9 @@ class Stepper:
             h = self._hosts[id(arr)] = (arr, arr.numpy())
         return int(h[1][0])
 
-    def simulate(self):
+    def simulate(self) -> None:
+        """One `simulate` call: sim.params.substeps solver substeps of dt / substeps s each, with the
+        pending efforts, targets and wrenches applied, then the NaN guard."""
         sim = self.sim
         n_sub = max(1, int(sim.params.substeps))
         h = float(sim.params.dt) / n_sub
@@ -159,7 +168,9 @@ class Stepper:
     # (1: every call, which on the CPU costs a pointer read; on CUDA each read is a device
     # sync, so a larger interval lets the GPU run ahead). The flags are zeroed only after a
     # detection, so a clean run pays one launch and the read.
-    def check_nan(self):
+    def check_nan(self) -> None:
+        """Flag worlds whose state went non-finite or diverged; every nan_check_interval frames, raise
+        SimulationNaNError (its `envs`: the env indices) if any was flagged or MuJoCo stopped."""
         sim, d = self.sim, self.sim.dev
         cstep = mjc.c_step(sim.solver)
         # (the C step first checks MuJoCo's state: finite, provably below the speed bound and

@@ -2,9 +2,16 @@
 gymapi makes the methods (each raises NotImplementedError naming the method and the reason) and
 python_bindings_docs/generate.py the compatibility table."""
 
+from __future__ import annotations
+
 import inspect
+from typing import TYPE_CHECKING
 
 from .errors import GymlikeNotImplementedError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import NoReturn
 
 UNSUPPORTED = "unsupported"   # cannot be done on Newton
 NOT_YET = "not yet"           # planned
@@ -38,7 +45,7 @@ STUBS = {
 }
 
 
-def make(name):
+def make(name: str) -> Callable[..., NoReturn]:
     """The Gym method `name`: raises NotImplementedError with the table's reason."""
     status, params, reason = STUBS[name]
     verb = "is not supported by gymlike" if status == UNSUPPORTED else "is not implemented in gymlike yet"

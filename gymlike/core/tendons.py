@@ -14,18 +14,28 @@ Spatial tendons are simulated as the file says and are not part of Isaac Gym's t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .errors import GymlikeTypeError, GymlikeValueError
 from .types import TendonProperties, number
 from .runtime import newton as _newton, wp as _wp, call_name
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import newton
+
+    from .assets.record import Asset
+    from .sim import Actor, Sim
+
 OPEN = 1e9          # the limit range written for tendons without limits (never reached)
 FIELDS = ("stiffness", "damping", "fixed_spring_rest_length", "limit_stiffness",
           "fixed_lower_limit", "fixed_upper_limit")
 
 
-def register(builder):
+def register(builder: newton.ModelBuilder) -> None:
     """Let a Newton builder (and the MJCF importer) carry MuJoCo tendons."""
     newton = _newton()
     newton.solvers.SolverMuJoCo.register_custom_attributes(builder)
@@ -73,11 +83,12 @@ class AssetTendons:
         return len(self.names)
 
 
-def copy_props(props):
+def copy_props(props: Sequence[TendonProperties]) -> list[TendonProperties]:
+    """A copy of each TendonProperties (fixed-tendon fields only)."""
     return [TendonProperties(**{f: getattr(p, f) for f in FIELDS + ("is_fixed_limited",)}) for p in props]
 
 
-def check_props(props, n, what=None):
+def check_props(props: Sequence[TendonProperties], n: int, what: str | None = None) -> list[TendonProperties]:
     """A list of n TendonProperties -> a clean copy (finite, non-negative gains, lower <= upper)."""
     what = what or call_name()
     if not isinstance(props, (list, tuple)) or not all(isinstance(p, TendonProperties) for p in props):
@@ -101,7 +112,8 @@ def check_props(props, n, what=None):
     return out
 
 
-def check_coefficients(coefs, n, what):
+def check_coefficients(coefs: Sequence[float], n: int, what: str) -> np.ndarray:
+    """A tendon's joint coefficients as (n,) float32, checked finite and one per joint."""
     try:
         c = np.array([number(v, f"{what}: coefficients[{i}]") for i, v in enumerate(coefs)], np.float32)
     except TypeError:
@@ -141,7 +153,7 @@ def _rows(sim, actors):
     return out
 
 
-def write(sim, actors, finalize=False):
+def write(sim: Sim, actors: list[Actor], finalize: bool = False) -> None:
     """Push the actors' tendon properties (and, at finalize, coefficients) into the model."""
     from .props import notify, scatter
     wp = _wp()
@@ -190,7 +202,7 @@ def write(sim, actors, finalize=False):
 
 
 # ---------------------------------------------------------------------------- handle API
-def of_asset(asset, what=None):
+def of_asset(asset: Asset, what: str | None = None) -> AssetTendons:
     """The fixed tendons of an asset (an empty set for assets without any)."""
     what = what or call_name()
     from .handles import asset_of
@@ -208,7 +220,8 @@ class _Empty:
 _NONE = _Empty()
 
 
-def set_coefficients(asset, index, coefs, what=None):
+def set_coefficients(asset: Asset, index: int, coefs: Sequence[float], what: str | None = None) -> None:
+    """Set the joint coefficients of tendon `index` of the asset (before any actor of it exists)."""
     what = what or call_name()
     from .errors import GymlikeRuntimeError
     from .handles import index as check_index
@@ -221,7 +234,8 @@ def set_coefficients(asset, index, coefs, what=None):
     t.coefs[k] = c
 
 
-def set_actor(actor, what=None, props=None, offset=None):
+def set_actor(actor: Actor, what: str | None = None, props: Sequence[TendonProperties] | None = None,
+              offset: tuple[int, float] | None = None) -> None:
     """Validate, then write the actor's copy and (after prepare_sim) the model."""
     what = what or call_name()
     from .handles import index as check_index

@@ -16,6 +16,8 @@ core/contacts.py; their buffers are acquired here like the state buffers."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .runtime import call_name, wp as _wp
@@ -23,8 +25,18 @@ from .enums import TensorDataType
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
 
-def TK():
+    import torch
+    import warp as wp
+
+    from .enums import CoordinateSpace
+    from .sim import Sim
+
+
+def TK() -> ModuleType:
     """gymlike.core.tensor_kernels (Warp kernels), imported on first use."""
     from . import tensor_kernels
     return tensor_kernels
@@ -48,20 +60,24 @@ class GymTensor:
         self.own_data = own_data
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
+        """The tensor's shape (() for an empty gymapi.Tensor)."""
         return () if self._torch is None else tuple(self._torch.shape)
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
+        """Number of dimensions (0 for an empty gymapi.Tensor)."""
         return 0 if self._torch is None else self._torch.dim()
 
     @property
-    def device(self):
+    def device(self) -> int:
+        """CUDA device index, -1 on the CPU."""
         d = self._torch.device if self._torch is not None else None
         return -1 if d is None or d.type == "cpu" else d.index or 0
 
     @property
-    def dtype(self):
+    def dtype(self) -> TensorDataType:
+        """The element type as a gymapi.TensorDataType (DTYPE_FLOAT32 for an empty tensor)."""
         import torch
         return {torch.float32: TensorDataType.DTYPE_FLOAT32, torch.int16: TensorDataType.DTYPE_INT16,
                 torch.uint8: TensorDataType.DTYPE_UINT8, torch.int32: TensorDataType.DTYPE_UINT32,
@@ -69,11 +85,13 @@ class GymTensor:
                                                              TensorDataType.DTYPE_FLOAT32)
 
     @property
-    def data_ptr(self):
+    def data_ptr(self) -> int:
+        """Address of the first element (0 for an empty gymapi.Tensor)."""
         return 0 if self._torch is None else self._torch.data_ptr()
 
     @property
-    def data_address(self):
+    def data_address(self) -> int:
+        """Same as data_ptr (Isaac Gym's other name)."""
         return self.data_ptr
 
     def __repr__(self):
@@ -82,7 +100,7 @@ class GymTensor:
         return f"<gymapi.Tensor shape={self.shape} dtype={self._torch.dtype} device={self._torch.device}>"
 
 
-def torch_of(tensor, what, arg):
+def torch_of(tensor: GymTensor, what: str, arg: str) -> torch.Tensor:
     """The torch tensor behind a gymapi.Tensor argument named `arg` of call `what`."""
     if not isinstance(tensor, GymTensor):
         raise GymlikeTypeError(f"{what}: {arg} must be a gymapi.Tensor (use gymtorch.unwrap_tensor), "
@@ -122,7 +140,7 @@ class TensorAPI:
         self._refused_host = self.refused.numpy() if self.report_now else None   # (CPU: a view)
 
     # ------------------------------------------------------------------ buffers
-    def buffer(self, name, shape, fill):
+    def buffer(self, name: str, shape: tuple[int, ...], fill: Callable[[GymTensor], object]) -> GymTensor:
         """The persistent buffer `name` (allocated and filled once); `fill(t)` refreshes it."""
         t = self.buffers.get(name)
         if t is None:
@@ -134,7 +152,7 @@ class TensorAPI:
                 fill(t)
         return t
 
-    def refresh(self, name):
+    def refresh(self, name: str) -> bool:
         """Refresh an acquired buffer (a no-op for one nobody acquired, as in Isaac Gym); a name
         ending in ':' refreshes every buffer with that prefix (one per actor name)."""
         names = [k for k in self.buffers if k.startswith(name)] if name.endswith(":") else [name]
@@ -145,24 +163,28 @@ class TensorAPI:
         return True
 
     # ------------------------------------------------------------------ forces and dynamics
-    def acquire_dof_forces(self):
+    def acquire_dof_forces(self) -> GymTensor:
+        """The DOF force tensor: (dofs,) float32, N or N m."""
         from .dynamics import dof_forces
         df = dof_forces(self.sim, "acquire_dof_force_tensor")
         return self.buffer("dof_force", (self.n_dof,), lambda t: df.refresh(t._wp))
 
-    def acquire_net_contact_forces(self):
+    def acquire_net_contact_forces(self) -> GymTensor:
+        """The net contact force tensor: (bodies, 3) float32, N."""
         from . import contacts as C
         C.contact_forces(self.sim, "acquire_net_contact_force_tensor")
         return self.buffer("net_contact", (self.n_body, 3), lambda t: C.refresh_net_contact_forces(self.sim, t))
 
-    def acquire_force_sensors(self):
+    def acquire_force_sensors(self) -> GymTensor:
+        """The force sensor tensor: (sensors, 6) float32, force (N) then torque (N m)."""
         from . import contacts as C
         fs = C.sensors(self.sim)
         if fs.count:
             C.contact_forces(self.sim, "acquire_force_sensor_tensor")
         return self.buffer("force_sensor", (fs.count, 6), lambda t: fs.refresh(t._wp))
 
-    def acquire_jacobian(self, name, what=None):
+    def acquire_jacobian(self, name: str, what: str | None = None) -> GymTensor:
+        """The Jacobian tensor of the actors named `name`: (envs, links, 6, dofs) float32."""
         what = what or call_name()
         from .dynamics import dynamics
         dyn = dynamics(self.sim)
@@ -170,7 +192,8 @@ class TensorAPI:
         return self.buffer(f"jacobian:{name}", (tab.num_envs, tab.num_links, 6, tab.num_cols),
                            lambda b: dyn.refresh_jacobian(name, b._wp))
 
-    def acquire_mass_matrix(self, name, what=None):
+    def acquire_mass_matrix(self, name: str, what: str | None = None) -> GymTensor:
+        """The mass-matrix tensor of the actors named `name`: (envs, dofs, dofs) float32."""
         what = what or call_name()
         from .dynamics import dynamics
         dyn = dynamics(self.sim)
@@ -178,15 +201,19 @@ class TensorAPI:
         return self.buffer(f"mass:{name}", (tab.num_envs, tab.num_cols, tab.num_cols),
                            lambda b: dyn.refresh_mass_matrix(name, b._wp))
 
-    def refresh_roots(self, t):
+    def refresh_roots(self, t: GymTensor) -> None:
+        """Fill the root state tensor t (actors, 13) float32: position (m), quaternion, linear (m/s)
+        and angular (rad/s) velocity."""
         st = self.sim.state
         self.launch(("roots", id(st)), TK().gather_roots, self.n_act, (st.body_q, st.body_qd, self.sim.dev.actor_body0, self.sim.dev.body_origin, t._wp))
 
-    def refresh_bodies(self, t):
+    def refresh_bodies(self, t: GymTensor) -> None:
+        """Fill the rigid body state tensor t (bodies, 13) float32, laid out as the root states."""
         st = self.sim.state
         self.launch(("bodies", id(st)), TK().gather_bodies, self.n_body, (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
 
-    def refresh_dofs(self, t):
+    def refresh_dofs(self, t: GymTensor) -> None:
+        """Fill the DOF state tensor t (dofs, 2) float32: position (m or rad) and velocity."""
         if self.n_dof == 0:
             return
         sim = self.sim
@@ -200,7 +227,8 @@ class TensorAPI:
         self.launch(("dofs", id(st)), TK().gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
 
     # ------------------------------------------------------------------ validation
-    def as_array(self, tensor, what, rows, cols=None, dtype=None, arg="the tensor"):
+    def as_array(self, tensor: GymTensor, what: str, rows: int, cols: int | None = None,
+                 dtype: torch.dtype | None = None, arg: str = "the tensor") -> wp.array:
         """Validate a gymapi.Tensor argument (type, device, dtype, shape); return a Warp view."""
         t = self.checked(tensor, what, rows, cols, dtype, arg)
         want = (rows,) if cols is None else (rows, cols)
@@ -208,7 +236,8 @@ class TensorAPI:
             return tensor._wp
         return self._stage((what, arg), t, want)
 
-    def checked(self, tensor, what, rows, cols=None, dtype=None, arg="the tensor"):
+    def checked(self, tensor: GymTensor, what: str, rows: int, cols: int | None = None,
+                dtype: torch.dtype | None = None, arg: str = "the tensor") -> torch.Tensor:
         """Validate a gymapi.Tensor argument (type, device, dtype, shape); return its torch tensor."""
         torch = self.torch
         t = torch_of(tensor, what, arg)
@@ -242,7 +271,8 @@ class TensorAPI:
         st[0].view(-1).copy_(t.reshape(-1))
         return st[1]
 
-    def targets(self, indices, count, what):
+    def targets(self, indices: GymTensor | object, count: int,
+                what: str) -> tuple[wp.array, np.ndarray | None, int]:
         """The actors a setter writes: every actor for ALL, else the validated index tensor.
         Returns (warp int32 ids, host ids or None for all, count)."""
         if indices is ALL:
@@ -250,7 +280,7 @@ class TensorAPI:
         ids, host = self.actor_ids(indices, count, what)
         return ids, host, len(host)
 
-    def actor_ids(self, indices, count, what):
+    def actor_ids(self, indices: GymTensor, count: int, what: str) -> tuple[wp.array, np.ndarray]:
         """Validate an indexed setter's actor index tensor; return (warp int32 view, host ids)."""
         t, host = self._ids(indices, count, what)
         # (the launches run over the first `count` entries of one staged buffer)
@@ -281,7 +311,8 @@ class TensorAPI:
             raise GymlikeIndexError(f"{what}: actor index {bad} out of range [0, {self.n_act})")
         return t, host
 
-    def refuse_zero_quaternions(self, src, ids, host, n, what, arg, roots):
+    def refuse_zero_quaternions(self, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int,
+                                what: str, arg: str, roots: bool) -> wp.array:
         """A state setter writes nothing when a row it writes has a zero quaternion (no rotation
         to normalize to). One launch checks those rows on the device and leaves the first in
         `self.refused`, which the scatter kernels read: no Python loop over rows, no host read.
@@ -309,7 +340,9 @@ class TensorAPI:
 
     # ------------------------------------------------------------------ setters
     # (validated here; written by the module of each concept, shared with the handle API)
-    def set_roots(self, tensor, indices, count, what=None):
+    def set_roots(self, tensor: GymTensor, indices: GymTensor | object, count: int,
+                  what: str | None = None) -> bool:
+        """Write root states (actors, 13) float32 of every actor, or of the `count` actors in `indices`."""
         what = what or call_name()
         from . import state
         src = self.as_array(tensor, what, self.n_act, 13, arg="root_states")
@@ -319,7 +352,9 @@ class TensorAPI:
             state.write_roots(self.sim, src, ids, host, n, self.arts, self.launch, refused)
         return True
 
-    def set_dof_states(self, tensor, indices, count, what=None):
+    def set_dof_states(self, tensor: GymTensor, indices: GymTensor | object, count: int,
+                       what: str | None = None) -> bool:
+        """Write DOF states (dofs, 2) float32 of every actor, or of the `count` actors in `indices`."""
         what = what or call_name()
         from . import mjc, state
         rows = mjc.dof_rows(self.sim) if self.n_dof else None
@@ -335,7 +370,8 @@ class TensorAPI:
             state.write_dof_rows(self.sim, src, ids, host, n, self.arts, self.launch)
         return True
 
-    def set_dof_values(self, kind, tensor, indices, count, what):
+    def set_dof_values(self, kind: str, tensor: GymTensor, indices: GymTensor | object, count: int,
+                       what: str) -> bool:
         """kind: 'pos_target' | 'vel_target' | 'actuation'."""
         from . import drives
         arg = "forces" if kind == "actuation" else "targets"
@@ -351,7 +387,8 @@ class TensorAPI:
             drives.write(self.sim, kind, src, ids, n, launch=self.launch)
         return True
 
-    def set_bodies(self, tensor, what=None):
+    def set_bodies(self, tensor: GymTensor, what: str | None = None) -> bool:
+        """Write the rigid body states (bodies, 13) float32 of every body."""
         what = what or call_name()
         from . import state
         src = self.as_array(tensor, what, self.n_body, 13, arg="states")
@@ -361,7 +398,10 @@ class TensorAPI:
             state.write_body_rows(self.sim, src, refused)
         return True
 
-    def apply_forces(self, force, torque, pos, space, what=None):
+    def apply_forces(self, force: GymTensor | None, torque: GymTensor | None, pos: GymTensor | None,
+                     space: CoordinateSpace, what: str | None = None) -> bool:
+        """Add forces (N), torques (N m) at positions (m), each (bodies, 3) float32 and optional, for
+        the next simulate."""
         what = what or call_name()
         from . import wrenches
         space = int(space_of(space, what))
@@ -373,7 +413,7 @@ class TensorAPI:
         return True
 
 
-def api(sim, what=None):
+def api(sim: Sim, what: str | None = None) -> TensorAPI:
     """The sim's TensorAPI. Acquiring before prepare_sim builds the sim (IsaacGymEnvs' cube
     stacking task acquires in its env-creation code and calls prepare_sim afterwards)."""
     what = what or call_name()

@@ -28,6 +28,8 @@ a flat one is reshaped to (nbRows, nbColumns).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .enums import UpAxis
@@ -35,6 +37,9 @@ from .errors import GymlikeTypeError, GymlikeValueError
 from .math3d import quat_rotate
 from .types import HeightFieldParams, Transform, TriangleMeshParams, coerce, number
 from .runtime import wp as _wp
+
+if TYPE_CHECKING:
+    from .sim import Sim
 
 
 def _xform_of(t, what):
@@ -66,7 +71,10 @@ def _wp_transform(wp, x):
     return wp.transform(wp.vec3(*x[0:3]), wp.quat(*x[3:7]))
 
 
-def add_triangle_mesh(sim, vertices, triangles, params):
+def add_triangle_mesh(sim: Sim, vertices: np.ndarray, triangles: np.ndarray,
+                      params: TriangleMeshParams) -> None:
+    """Add a static triangle mesh (vertices (n, 3) float32 in m, triangles (m, 3) vertex indices)
+    to the ground, placed by params.transform."""
     what = "add_triangle_mesh"
     sim.check_building(what)
     if not isinstance(params, TriangleMeshParams):
@@ -130,7 +138,9 @@ def _segmentation_id(params, what):
     return int(v)
 
 
-def add_heightfield(sim, samples, params):
+def add_heightfield(sim: Sim, samples: np.ndarray, params: HeightFieldParams) -> None:
+    """Add a static height field: samples (nbRows, nbColumns) int16, heights of
+    sample * vertical_scale m, rows row_scale m apart along x, columns column_scale m along y."""
     what = "add_heightfield"
     sim.check_building(what)
     if not isinstance(params, HeightFieldParams):
@@ -253,7 +263,8 @@ def _z_is_up(xf, up_axis):
     return float(local_z @ up) > 1.0 - 1e-6
 
 
-def heightmap_of(vertices, triangles):
+def heightmap_of(vertices: np.ndarray,
+                 triangles: np.ndarray) -> tuple[tuple[float, float], float, np.ndarray] | None:
     """A triangle mesh that is a height map over its rectangle in its own frame (height along
     z) as ((x0, y0), step, heights (nx, ny)): heights[i, j] is the mesh's height at
     (x0 + i step, y0 + j step); None when the mesh is not one (vertices off a square lattice,

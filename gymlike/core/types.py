@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,6 +17,11 @@ from .enums import (ContactCollection, DofDriveMode, MeshNormalMode, SoftMateria
                     UsdMaterialMode)
 from .errors import GymlikeTypeError, GymlikeValueError
 from .runtime import call_name
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 # ----------------------------------------------------------------------------- numpy dtypes
 VEC3_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4")])
@@ -44,7 +50,7 @@ PARTICLE_STATE_DTYPE = np.dtype([("position", QUAT_DTYPE), ("velocity", VEC3_DTY
                                  ("normal", QUAT_DTYPE)])
 
 
-def number(v, what, integer=False):
+def number(v: Any, what: str, integer: bool = False) -> float | int:
     """A Python float (or int) from what pybind11 takes as one: numbers, numpy scalars, and any
     one-element array or tensor (IsaacGymEnvs passes `tensor([1.16])` and shape-(1,) arrays).
     bool, strings and larger arrays are a clear TypeError."""
@@ -71,7 +77,7 @@ def number(v, what, integer=False):
     return float(v)
 
 
-def require_finite(value, what):
+def require_finite(value: T, what: str) -> T:
     """Raise a ValueError naming `what` unless every number of a float, Vec3, Quat or Transform
     is finite (a NaN pose, plane or gravity otherwise fails much later under another name)."""
     parts = (value.p, value.r) if isinstance(value, Transform) else (value,)
@@ -113,7 +119,7 @@ def _from_buffer(cls_name):
     return staticmethod(from_buffer)
 
 
-def coerce(cls, v, what=None):
+def coerce(cls: type[T], v: Any, what: str | None = None) -> T:
     """`v` as a value of type cls (Vec3, Quat, Transform, ...): the value itself, or a numpy
     record of cls.dtype read from a state array (Isaac Gym's pybind11 types accept both)."""
     what = what or call_name()
@@ -206,24 +212,30 @@ class Vec3:
 
     __hash__ = None
 
-    def dot(self, o):
+    def dot(self, o: Vec3) -> float:
+        """Dot product with `o`."""
         return self.x * o.x + self.y * o.y + self.z * o.z
 
-    def cross(self, o):
+    def cross(self, o: Vec3) -> Vec3:
+        """Cross product self x o."""
         return Vec3(self.y * o.z - self.z * o.y, self.z * o.x - self.x * o.z,
                     self.x * o.y - self.y * o.x)
 
-    def length_sq(self):
+    def length_sq(self) -> float:
+        """Squared length."""
         return self.dot(self)
 
-    def length(self):
+    def length(self) -> float:
+        """Euclidean length."""
         return math.sqrt(self.dot(self))
 
-    def normalize(self):
+    def normalize(self) -> Vec3:
+        """This vector scaled to unit length (a zero vector stays zero)."""
         n = self.length()
         return Vec3(self) if n == 0.0 else self / n
 
-    def to_tuple(self):
+    def to_tuple(self) -> tuple[float, float, float]:
+        """(x, y, z)."""
         return (self.x, self.y, self.z)
 
     def __iter__(self):
@@ -256,16 +268,17 @@ class Quat:
         return cls(r["x"], r["y"], r["z"], r["w"])
 
     @staticmethod
-    def from_axis_angle(axis, angle):
+    def from_axis_angle(axis: Vec3, angle: float) -> Quat:
+        """Rotation by `angle` rad about `axis` (normalised)."""
         a = Vec3(axis)
         return Quat(*math3d.quat_from_axis_angle((a.x, a.y, a.z), angle))
 
     @staticmethod
-    def from_euler_zyx(x, y, z):
+    def from_euler_zyx(x: float, y: float, z: float) -> Quat:
         """Rotation about X by `x`, then Y by `y`, then Z by `z` (all in the fixed frame)."""
         return Quat(*math3d.quat_from_euler_zyx(x, y, z))
 
-    def to_euler_zyx(self):
+    def to_euler_zyx(self) -> tuple[float, float, float]:
         """Inverse of from_euler_zyx: returns (x, y, z) angles."""
         return tuple(float(a) for a in math3d.quat_to_euler_zyx(self.to_tuple()))
 
@@ -279,17 +292,21 @@ class Quat:
 
     __hash__ = None
 
-    def inverse(self):
+    def inverse(self) -> Quat:
+        """The inverse rotation (conjugate / squared norm)."""
         return Quat(*math3d.quat_inverse(self.to_tuple()))
 
-    def normalize(self):
+    def normalize(self) -> Quat:
+        """This quaternion scaled to unit norm."""
         n = math.sqrt(self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w)
         return Quat(self.x / n, self.y / n, self.z / n, self.w / n)
 
-    def rotate(self, v):
+    def rotate(self, v: Vec3) -> Vec3:
+        """`v` rotated by this quaternion."""
         return Vec3(*math3d.quat_rotate_c(self.x, self.y, self.z, self.w, v.x, v.y, v.z))
 
-    def to_tuple(self):
+    def to_tuple(self) -> tuple[float, float, float, float]:
+        """(x, y, z, w)."""
         return (self.x, self.y, self.z, self.w)
 
     def __iter__(self):
@@ -331,25 +348,31 @@ class Transform:
     def __mul__(self, o):
         return Transform(self.p + self.r.rotate(o.p), self.r * o.r)
 
-    def inverse(self):
+    def inverse(self) -> Transform:
+        """The inverse transform."""
         ri = self.r.inverse()
         return Transform(-ri.rotate(self.p), ri)
 
-    def transform_point(self, v):
+    def transform_point(self, v: Vec3) -> Vec3:
+        """Point `v` mapped by this transform: p + r.rotate(v)."""
         return self.p + self.r.rotate(v)
 
-    def transform_vector(self, v):
+    def transform_vector(self, v: Vec3) -> Vec3:
+        """Vector `v` rotated by this transform (no translation)."""
         return self.r.rotate(v)
 
-    def transform_points(self, pts):
+    def transform_points(self, pts: np.ndarray) -> np.ndarray:
+        """Points (a Vec3.dtype array of any shape) mapped by this transform, same shape."""
         return transform(np.broadcast_to(self.to_numpy(), np.shape(pts)), pts)
 
-    def transform_vectors(self, vecs):
+    def transform_vectors(self, vecs: np.ndarray) -> np.ndarray:
+        """Vectors (a Vec3.dtype array of any shape) rotated by this transform, same shape."""
         r = np.empty(np.shape(vecs), QUAT_DTYPE)
         r[...] = self.r.to_tuple()
         return rotate(r, vecs)
 
-    def to_numpy(self):
+    def to_numpy(self) -> np.ndarray:
+        """This transform as a 0-d Transform.dtype record (p, r: float32 fields)."""
         a = np.zeros((), TRANSFORM_DTYPE)
         a["p"] = self.p.to_tuple()
         a["r"] = self.r.to_tuple()
@@ -456,12 +479,14 @@ class Mat33:
         self.x, self.y, self.z = Vec3(), Vec3(), Vec3()
 
     @staticmethod
-    def from_numpy(m):
+    def from_numpy(m: np.ndarray) -> Mat33:
+        """A Mat33 with rows x, y, z of the (3, 3) array `m`."""
         out = Mat33()
         out.x, out.y, out.z = (Vec3(*map(float, m[i])) for i in range(3))
         return out
 
-    def to_numpy(self):
+    def to_numpy(self) -> np.ndarray:
+        """Rows x, y, z as a (3, 3) float64 array."""
         return np.array([self.x.to_tuple(), self.y.to_tuple(), self.z.to_tuple()], np.float64)
 
     def __repr__(self):
@@ -497,35 +522,43 @@ def _to_quat_array(q):
     return out
 
 
-def rotate(quats, vecs):
+def rotate(quats: np.ndarray, vecs: np.ndarray) -> np.ndarray:
+    """Vec3.dtype array: each vector rotated by its quaternion (Quat.dtype array), broadcast."""
     return _to_vec3_array(math3d.quat_rotate(_q(quats), _v(vecs)))
 
 
-def rotate_inverse(quats, vecs):
+def rotate_inverse(quats: np.ndarray, vecs: np.ndarray) -> np.ndarray:
+    """Vec3.dtype array: each vector rotated by the inverse of its quaternion, broadcast."""
     return _to_vec3_array(math3d.quat_rotate_inverse(_q(quats), _v(vecs)))
 
 
-def transform(transforms, vecs):
+def transform(transforms: np.ndarray, vecs: np.ndarray) -> np.ndarray:
+    """Vec3.dtype array: each point mapped by its transform (Transform.dtype array), broadcast."""
     return _to_vec3_array(math3d.transform_point(_v(transforms["p"]), _q(transforms["r"]), _v(vecs)))
 
 
-def transform_inverse(transforms, vecs):
+def transform_inverse(transforms: np.ndarray, vecs: np.ndarray) -> np.ndarray:
+    """Vec3.dtype array: each point mapped by the inverse of its transform, broadcast."""
     return _to_vec3_array(math3d.quat_rotate_inverse(_q(transforms["r"]), _v(vecs) - _v(transforms["p"])))
 
 
-def dot(a, b):
+def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Dot products of two Vec3.dtype arrays, float32, broadcast."""
     return np.sum(_v(a) * _v(b), -1).astype(np.float32)
 
 
-def cross(a, b):
+def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross products a x b of two Vec3.dtype arrays, as a Vec3.dtype array."""
     return _to_vec3_array(np.cross(_v(a), _v(b)))
 
 
-def quats_to_eulers_zyx(quats):
+def quats_to_eulers_zyx(quats: np.ndarray) -> np.ndarray:
+    """Vec3.dtype array of (x, y, z) angles in rad (as Quat.to_euler_zyx) of a Quat.dtype array."""
     return _to_vec3_array(math3d.quat_to_euler_zyx(_q(quats)))
 
 
-def eulers_to_quats_zyx(eulers):
+def eulers_to_quats_zyx(eulers: np.ndarray) -> np.ndarray:
+    """Quat.dtype array of the rotations (as Quat.from_euler_zyx) of a Vec3.dtype array of angles in rad."""
     e = _v(eulers)
     return _to_quat_array(math3d.quat_from_euler_zyx(e[..., 0], e[..., 1], e[..., 2]))
 

@@ -9,6 +9,17 @@ Newton's SolverMuJoCo (core/mjc.py) and calls these names as they are.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    import newton
+    import numpy as np
+    import warp as wp
+
+    from newton.solvers import SolverMuJoCo
+
 # (owner, name, why gymlike needs it)
 PRIVATE = (
     ("newton.solvers.SolverMuJoCo", "_apply_mjc_control",
@@ -36,7 +47,7 @@ PRIVATE = (
 )
 
 
-def resolve(owner, name):
+def resolve(owner: str, name: str) -> Any:
     """The object `owner.name` (owner: a dotted module path, optionally ending in a class)."""
     import importlib
     parts = owner.split(".")
@@ -52,20 +63,27 @@ def resolve(owner, name):
 
 
 # ---------------------------------------------------------------------------- SolverMuJoCo
-def apply_control(solver, model, state, control, data):
+def apply_control(solver: SolverMuJoCo, model: newton.Model, state: newton.State, control: newton.Control,
+                  data: Any) -> None:
+    """Newton's control written into MuJoCo's inputs (ctrl, qfrc_applied, xfrc_applied) of `data`."""
     solver._apply_mjc_control(model, state, control, data)
 
 
-def newton_state_from_mujoco(solver, model, state, data):
+def newton_state_from_mujoco(solver: SolverMuJoCo, model: newton.Model, state: newton.State,
+                             data: Any) -> None:
+    """MuJoCo's qpos / qvel of `data` read back into Newton's joint and body state."""
     solver._update_newton_state(model, state, data, state_prev=state)
 
 
-def mujoco_from_newton_state(solver, model, state, data, world_mask):
+def mujoco_from_newton_state(solver: SolverMuJoCo, model: newton.Model, state: newton.State, data: Any,
+                             world_mask: wp.array | None) -> None:
+    """Newton's joint state written into MuJoCo's qpos / qvel of the worlds in `world_mask`, and
+    the kinematic roots' weld references updated."""
     solver._update_mjc_data(data, model, state, world_mask=world_mask)
     solver._update_kinematic_weld_references()
 
 
-def keeping_spec(cls):
+def keeping_spec(cls: type) -> type:
     """Class decorator for a SolverMuJoCo subclass: its instances keep the MjSpec their MuJoCo
     model was compiled from in `mj_spec` (see PRIVATE: the hook is the last construction step
     that receives the spec; the subclass's own method calls Newton's unchanged)."""
@@ -78,19 +96,20 @@ def keeping_spec(cls):
     return cls
 
 
-def motion_subspace_kernel():
+def motion_subspace_kernel() -> Any:
+    """Newton's private Warp kernel that evaluates joint motion subspaces."""
     from newton._src.sim.articulation import eval_articulation_motion_subspace  # noqa: PLC0415
     return eval_articulation_motion_subspace
 
 
 # ---------------------------------------------------------------------------- SensorCamera textures
-def texture_table(sensor):
+def texture_table(sensor: Any) -> tuple[list, np.ndarray]:
     """(TextureData list, shape -> texture index as numpy) of a SensorCamera's renderer."""
     rc = sensor._render_context
     return list(rc._texture_data_source), rc._shape_texture_ids.numpy()
 
 
-def texture_data(texture):
+def texture_data(texture: wp.Texture2D) -> Any:
     """A TextureData of a wp.Texture2D, repeated once over the shape's UVs."""
     import warp as wp
     data = resolve("newton._src.sensors.sensor_camera_render.types", "TextureData")()
@@ -99,7 +118,7 @@ def texture_data(texture):
     return data
 
 
-def set_texture_table(sensor, sources, ids, device):
+def set_texture_table(sensor: Any, sources: list, ids: np.ndarray, device: str) -> None:
     """Install a texture table (as assign_checkerboard_material of Newton's SensorCamera does)."""
     import warp as wp
     TextureData = resolve("newton._src.sensors.sensor_camera_render.types", "TextureData")
@@ -111,6 +130,6 @@ def set_texture_table(sensor, sources, ids, device):
 
 
 # ---------------------------------------------------------------------------- rl_games
-def rl_games_preproc_obs(agent, obs):
+def rl_games_preproc_obs(agent: Any, obs: Any) -> Any:
     """The observation as the agent's model takes it (its running mean/std normalisation)."""
     return agent._preproc_obs(obs)

@@ -6,6 +6,8 @@ handle-API forces are replayed in call order once it does (Sim.defer)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import warp as wp
 
@@ -14,9 +16,16 @@ from .errors import GymlikeValueError
 from .types import Vec3, coerce
 from .runtime import wp as _wp
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from .enums import CoordinateSpace
+    from .sim import Actor, Sim
+
 
 # ============================================================================ validation
-def vec3(v, what, arg):
+def vec3(v: Vec3 | Sequence[float] | None, what: str, arg: str) -> np.ndarray | None:
+    """`v` as a (3,) float64 array, checked finite; None stays None."""
     if v is None:
         return None
     v = coerce(Vec3, v, f"{what}: {arg}")
@@ -27,7 +36,8 @@ def vec3(v, what, arg):
 
 
 # ============================================================================ body forces
-def apply_body_wrench(actor, body, force, torque, pos, space, what):
+def apply_body_wrench(actor: Actor, body: int, force: np.ndarray | None, torque: np.ndarray | None,
+                      pos: np.ndarray | None, space: CoordinateSpace, what: str) -> None:
     """Add a force (at `pos`, or at the COM when pos is None) and a torque on one body of the
     actor for the next simulate call. Vectors in `space`; ENV_SPACE positions are relative to
     the env origin, LOCAL_SPACE positions are in the body frame."""
@@ -50,7 +60,8 @@ def _vec3_or_zero(x):
     return wp.vec3(0.0, 0.0, 0.0) if x is None else wp.vec3(*(float(c) for c in x))
 
 
-def add_rows(sim, force, torque, pos, space, launch):
+def add_rows(sim: Sim, force: wp.array | None, torque: wp.array | None, pos: wp.array | None, space: int,
+             launch: Callable) -> None:
     """Per-body force / torque / position rows (bodies, 3; Warp arrays, None when not given) for
     the next simulate; non-finite or absurd values are flagged for the NaN guard."""
     from . import tensor_kernels as TK

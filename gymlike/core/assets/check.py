@@ -19,8 +19,13 @@ import math
 import os
 import struct
 import xml.parsers.expat
+from typing import TYPE_CHECKING
 
 from ..errors import AssetParseError, GymlikeFileNotFoundError, GymlikeNotImplementedError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import NoReturn
 
 # Newton's importers recurse once per body level (Python's recursion limit ends them near 1,000)
 MAX_DEPTH = 500
@@ -43,16 +48,20 @@ class Node:
         self.tag, self.attrib, self.line, self.parent, self.file = tag, attrib, line, parent, file
         self.children = []
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: str | None = None) -> str | None:
+        """The attribute `key`, or `default` when the element has none."""
         return self.attrib.get(key, default)
 
-    def find(self, tag):
+    def find(self, tag: str) -> Node | None:
+        """The first child element with this tag, or None."""
         return next((c for c in self.children if c.tag == tag), None)
 
-    def findall(self, tag):
+    def findall(self, tag: str) -> list[Node]:
+        """The child elements with this tag, in file order."""
         return [c for c in self.children if c.tag == tag]
 
-    def iter(self):
+    def iter(self) -> Iterator[Node]:
+        """This element and all below it, depth first in file order."""
         stack = [self]
         while stack:               # (iterative: trees may be deeper than Python's recursion limit)
             n = stack.pop()
@@ -64,7 +73,7 @@ class Node:
         return f'<{self.tag} name="{name}">' if name else f"<{self.tag}>"
 
 
-def parse(path) -> Node:
+def parse(path: str) -> Node:
     """The file's element tree with line numbers; a file that is not XML raises AssetParseError."""
     p = xml.parsers.expat.ParserCreate()
     root, stack = [], []
@@ -87,15 +96,19 @@ def parse(path) -> Node:
     return root[0]
 
 
-def fail(node, message, error=AssetParseError):
+def fail(node: Node, message: str, error: type[Exception] = AssetParseError) -> NoReturn:
+    """Raise `error` naming the node's file, line and element."""
     fail_at(node.file, node.line, str(node), message, error)
 
 
-def fail_at(file, line, element, message, error=AssetParseError):
+def fail_at(file: str, line: int, element: str, message: str,
+            error: type[Exception] = AssetParseError) -> NoReturn:
+    """Raise `error` with the message prefixed by file, line and element."""
     raise error(f"asset '{file}', line {line}, {element}: {message}")
 
 
-def numbers(node, attr, counts=(3,), *, required=False, minimum=None, length=False):
+def numbers(node: Node, attr: str, counts: tuple[int, ...] = (3,), *, required: bool = False,
+            minimum: float | None = None, length: bool = False) -> list[float] | None:
     """The attribute's whitespace-separated numbers, checked (None when absent and optional)."""
     text = node.get(attr)
     if text is None:
@@ -130,7 +143,7 @@ def _check_inertia(node, diagonal):
         fail(node, f"negative moment of inertia ({min(diagonal):g})")
 
 
-def check_mesh_file(file, line, element, path):
+def check_mesh_file(file: str, line: int, element: str, path: str) -> None:
     """An STL must hold triangles (trimesh fails on a garbage one with an unrelated import error)."""
     if not path.lower().endswith(".stl"):
         return
@@ -163,7 +176,7 @@ def _check_depth(root_children, children_of):
 
 
 # ============================================================================ URDF
-def check_urdf(path):
+def check_urdf(path: str) -> Node:
     """Check a URDF file; returns its root Node."""
     robot = parse(path)
     if robot.tag != "robot":
@@ -280,7 +293,7 @@ def _check_urdf_link(link):
 
 
 # ============================================================================ MJCF
-def check_mjcf(path):
+def check_mjcf(path: str) -> Node:
     """Check an MJCF file and the files it includes; returns the main file's root Node."""
     root = parse(path)
     if root.tag != "mujoco":

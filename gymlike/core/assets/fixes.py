@@ -5,6 +5,7 @@ needs that PhysX did not (mass on moving bodies, inertias that satisfy A + B >= 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -13,8 +14,15 @@ from ..runtime import newton as _newton, wp as _wp
 from ..types import AssetOptions
 from .importer import short_name
 
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
-def apply_options(b, options: AssetOptions):
+    import newton
+
+    from ..types import VhacdParams
+
+
+def apply_options(b: newton.ModelBuilder, options: AssetOptions) -> tuple[list[float], list[float]]:
     """Post-process a freshly parsed sub-builder according to AssetOptions. Returns the file's
     passive (stiffness, damping) per Newton DOF: Isaac Gym's drive gains (record.py reads them),
     zeroed in the builder so that they act only through the drive (POS/VEL modes)."""
@@ -64,7 +72,7 @@ def _convex_cache_dir():
     return os.path.join(base, "gymlike", "convex")
 
 
-def decompose_meshes(b, params, path):
+def decompose_meshes(b: newton.ModelBuilder, params: VhacdParams, path: str | None) -> None:
     """AssetOptions.vhacd_enabled: every collision mesh becomes the convex parts V-HACD finds
     (Newton's approximate_meshes with trimesh + vhacdx, as Isaac Gym's importer runs V-HACD),
     cached on disk by mesh content and parameters; the original mesh stays as the visual."""
@@ -96,7 +104,7 @@ def decompose_meshes(b, params, path):
         raise AssetParseError(f"asset '{path}': convex decomposition failed: {type(e).__name__}: {e}") from None
 
 
-def drop_root_position(b):
+def drop_root_position(b: newton.ModelBuilder) -> None:
     """Isaac Gym places an MJCF actor's root body at the actor pose: the position the file gives
     the root body is not added (IsaacGymEnvs creates its ant, torso at z = 0.75 in the file, at
     z = 0.44, and its humanoid, torso at 1.5, at 1.34: standing on the ground). The file's
@@ -140,7 +148,7 @@ def _moving_bodies(b):
     return moving
 
 
-def give_mass(b):
+def give_mass(b: newton.ModelBuilder) -> list[str]:
     """Moving bodies (_moving_bodies) with no mass, e.g. the empty links of a URDF chain of
     prismatic joints or a massless frame welded to a link, get a small mass and inertia; point
     masses (mass, but a singular inertia) get the small inertia added. Returns their labels."""
@@ -163,7 +171,7 @@ def give_mass(b):
     return out
 
 
-def balance_inertias(b):
+def balance_inertias(b: newton.ModelBuilder) -> list[str]:
     """Make every body's principal moments satisfy A + B >= C (PhysX accepts such bodies,
     MuJoCo refuses them): raise the two smaller moments by the missing amount. Returns the
     labels of the bodies changed."""
@@ -206,7 +214,8 @@ def _flip_visual_meshes(b):
             b.shape_transform[s] = wp.transform_multiply(b.shape_transform[s], flip)
 
 
-def collapse(b, options, keep_names=()):
+def collapse(b: newton.ModelBuilder, options: AssetOptions,
+             keep_names: Collection[str] = ()) -> newton.ModelBuilder:
     """AssetOptions.collapse_fixed_joints: merge fixed-joint children into their parents, but
     keep the root (Newton would also fold a base welded to the world into the world) and URDF
     fixed joints marked dont_collapse="true" (e.g. feet that must stay bodies)."""

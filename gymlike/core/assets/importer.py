@@ -5,9 +5,20 @@ from __future__ import annotations
 
 import warnings
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 from ..errors import AssetParseError, GymlikeError, GymlikeFileNotFoundError, warn
 from ..runtime import newton as _newton
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    import newton
+
+    from ..types import AssetOptions
+
+# (`sim` is a core.sim.Sim, left unimported even for type checkers: sim.py imports this module)
 
 # an MJCF ball joint or a URDF spherical joint is three hinges named <joint>_x, _y, _z
 BALL_AXES = ("_x", "_y", "_z")
@@ -18,14 +29,15 @@ def short_name(label: str) -> str:
     return label.rsplit("/", 1)[-1]
 
 
-def up_axis(sim):
+def up_axis(sim: Any) -> newton.Axis:
     """Assets are imported in the sim's up axis without rotation (Isaac Gym never rotates them)."""
     newton = _newton()
     from ..enums import UpAxis
     return newton.Axis.Y if sim is not None and sim.params.up_axis == UpAxis.UP_AXIS_Y else newton.Axis.Z
 
 
-def new_builder(options, up, tendons=False, cls=None):
+def new_builder(options: AssetOptions, up: newton.Axis, tendons: bool = False,
+                cls: type[newton.ModelBuilder] | None = None) -> newton.ModelBuilder:
     """An empty sub-builder for one import (`cls`: a ModelBuilder subclass, see urdf.py)."""
     newton = _newton()
     b = (cls or newton.ModelBuilder)(up_axis=up)
@@ -36,7 +48,7 @@ def new_builder(options, up, tendons=False, cls=None):
     return b
 
 
-def guarded(path, fn):
+def guarded(path: str, fn: Callable[[], object]) -> None:
     """Run a Newton importer, turning its failures and missing-file warnings into errors."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

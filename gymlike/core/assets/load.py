@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,12 +18,19 @@ from .fixes import collapse
 from .importer import guarded, new_builder, up_axis
 from .record import Asset
 
+if TYPE_CHECKING:
+    from ..deformables import SoftBody
+    from ..sim import Sim
+
 _URDF_EXT = (".urdf",)
 _MJCF_EXT = (".xml", ".mjcf")
 _USD_EXT = (".usd", ".usda", ".usdc", ".usdz")
 
 
-def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None, kind: str | None = None):
+def load_asset_file(sim: Sim, root: str, filename: str, options: AssetOptions | None,
+                    kind: str | None = None) -> Asset:
+    """The Asset of a URDF or MJCF file (root/filename; `kind` 'urdf' or 'mjcf', else from the
+    extension), checked and imported with `options`."""
     options = asset_options(options)
     if not isinstance(root, str) or not isinstance(filename, str):
         raise GymlikeTypeError(f"load_asset: rootpath and filename must be strings, got "
@@ -59,7 +67,7 @@ def load_asset_file(sim, root: str, filename: str, options: AssetOptions | None,
     return Asset(sim, kind, path, options, make, info)
 
 
-def create_soft_asset(sim, body, options, kind):
+def create_soft_asset(sim: Sim, body: SoftBody, options: AssetOptions | None, kind: str) -> Asset:
     """The asset of create_tet_grid / create_cloth_grid: one soft body, no rigid part."""
     from .record import FileInfo
     options = asset_options(options, f"create_{kind}")
@@ -84,7 +92,9 @@ def _usd_importer(path, options, up, floating):
 MIN_LENGTH = 1e-6      # m (see create_primitive)
 
 
-def create_primitive(sim, kind, dims, options):
+def create_primitive(sim: Sim, kind: str, dims: dict[str, float], options: AssetOptions | None) -> Asset:
+    """The Asset of one primitive shape (create_box, create_sphere, create_capsule): `kind` and
+    its sizes in m (dims: name -> length)."""
     what = f"create_{kind}"
     for k, v in dims.items():
         size = number(v, f"{what}: {k}")

@@ -8,14 +8,23 @@ from __future__ import annotations
 import copy
 import os
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 from ..errors import AssetParseError, GymlikeFileNotFoundError, warn
 from .check import check_mjcf
 from .fixes import collapse, drop_root_position
 from .importer import BALL_AXES, guarded, new_builder
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def importer(path, options, up, floating):
+    import newton
+
+    from ..types import AssetOptions
+
+
+def importer(path: str, options: AssetOptions, up: newton.Axis,
+             floating: bool | None) -> tuple[Callable[[float, bool], newton.ModelBuilder], Mjcf]:
     """(make(scale, self_collisions) -> sub-builder, the file's Mjcf) for an MJCF file."""
     check_mjcf(path)
     mjcf = Mjcf(path)
@@ -101,7 +110,7 @@ class Mjcf:
                 force_limited=a.get("forcelimited", "auto") in ("true", "auto") and force[0] < force[1],
                 kp=float(a.get("kp", "0")), kv=float(a.get("kv", "0"))))
 
-    def source(self, balance_inertia, fix_base=False):
+    def source(self, balance_inertia: bool, fix_base: bool = False) -> str:
         """The MJCF text gymlike imports instead of the file (includes expanded; relative files
         are resolved by the caller): ball joints become three hinges about the joint frame's x,
         y, z (named <joint>_x/_y/_z, one Isaac Gym JOINT_BALL with three rotation DOFs; the cone

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from ..types import DOF_PROPERTIES_DTYPE, AssetOptions
 from ..collision import as_physx_shapes
 from . import fixes
 from .importer import BALL_AXES, short_name
+
+if TYPE_CHECKING:
+    import newton
 
 SHAPE_PROPS_DTYPE = np.dtype([
     ("friction", "<f4"), ("rolling_friction", "<f4"), ("torsion_friction", "<f4"),
@@ -64,7 +68,9 @@ class Asset:
         self._read_metadata(b)
 
     # ---------------------------------------------------------------- builders (cached)
-    def builder(self, scale: float = 1.0, self_collisions: bool = True):
+    def builder(self, scale: float = 1.0, self_collisions: bool = True) -> newton.ModelBuilder:
+        """The asset's Newton sub-builder at `scale`, with the asset options and physics fixes applied
+        (cached per (scale, self_collisions))."""
         key = (float(scale), bool(self_collisions))
         b = self._builders.get(key)
         if b is None:
@@ -94,7 +100,7 @@ class Asset:
             self._builders[key] = b
         return b
 
-    def fk_model(self, scale=1.0):
+    def fk_model(self, scale: float = 1.0) -> newton.Model:
         """A single-actor CPU model of this asset, for kinematics before the sim is finalized."""
         cache = self.__dict__.setdefault("_fk_models", {})
         if scale not in cache:
@@ -298,16 +304,19 @@ class Asset:
         return p
 
     # ---------------------------------------------------------------- look-ups
-    def body_index(self, name):
+    def body_index(self, name: str) -> int:
+        """Index of the body called `name` in the asset, -1 if none."""
         return self.body_names.index(name) if name in self.body_names else -1
 
-    def dof_index(self, name):
+    def dof_index(self, name: str) -> int:
+        """Index of the DOF called `name` in the asset, -1 if none."""
         return self.dof_names.index(name) if name in self.dof_names else -1
 
-    def joint_index(self, name):
+    def joint_index(self, name: str) -> int:
+        """Index of the joint called `name` in the asset, -1 if none."""
         return self.joint_names.index(name) if name in self.joint_names else -1
 
-    def describe(self):
+    def describe(self) -> str:
         """debug_print_asset's text: bodies, joints and DOFs with their types."""
         lines = [repr(self), "bodies:"] + [f"  {i}: {n}" for i, n in enumerate(self.body_names)]
         lines += ["joints:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(self.joint_names, self.joint_types))]

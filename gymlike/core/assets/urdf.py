@@ -7,6 +7,7 @@ import functools
 import os
 import re
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 from ..errors import GymlikeFileNotFoundError, warn
 from ..runtime import newton as _newton
@@ -15,8 +16,16 @@ from .fixes import collapse
 from .importer import BALL_AXES, guarded, new_builder, short_name
 from .record import FileInfo
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def importer(path, root, options, up, floating):
+    import newton
+
+    from ..types import AssetOptions
+
+
+def importer(path: str, root: str, options: AssetOptions, up: newton.Axis,
+             floating: bool | None) -> tuple[Callable[[float, bool], newton.ModelBuilder], FileInfo]:
     """(make(scale, self_collisions) -> sub-builder, FileInfo: the ball joints' DOF names) for a
     URDF file: the text is prepared once, each scale variant imports it."""
     xml_text = prepare_urdf(path, root)
@@ -81,7 +90,7 @@ _TAG_RE = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<(/?)([A-Za-z_][
 _FILENAME_RE = re.compile(r"""(filename\s*=\s*)(["'])(.*?)\2""")
 
 
-def prepare_urdf(path, root):
+def prepare_urdf(path: str, root: str) -> str:
     """Check the URDF parses and resolve every `<mesh filename=...>` of a <visual> or
     <collision> geometry (relative paths, package:// and file:// URIs) to an absolute path, as
     Isaac Gym's importer searches: the URDF's folder, each folder above it, the asset root.
