@@ -24,20 +24,6 @@ def _parser():
     return p
 
 
-class _Timed:
-    """Wraps a callable and adds its wall time to `seconds` (solver step, collision)."""
-
-    def __init__(self, fn):
-        self.fn, self.seconds = fn, 0.0
-
-    def __call__(self, *a, **kw):
-        t0 = time.perf_counter()
-        try:
-            return self.fn(*a, **kw)
-        finally:
-            self.seconds += time.perf_counter() - t0
-
-
 def run(argv=None, out=sys.stdout):
     parser = _parser()
     args = parser.parse_args(argv)
@@ -66,13 +52,10 @@ def run(argv=None, out=sys.stdout):
     _sync(scene)
     t_warm = time.perf_counter() - t0
 
+    from .core.step import Stepper
     core = scene.core
-    solver_step = core.solver.step
-    core.solver.step = timed_solver = _Timed(solver_step)
-    timed_collide = None
-    if core.pipeline is not None:
-        collide = core.pipeline.collide
-        core.pipeline.collide = timed_collide = _Timed(collide)
+    stepper = core.component("stepper", lambda: Stepper(core))   # (it times the solver step and collision)
+    stepper.timing = timing = {}
     try:
         t0 = time.perf_counter()
         for _ in range(args.frames):
@@ -80,13 +63,11 @@ def run(argv=None, out=sys.stdout):
         _sync(scene)
         t_run = time.perf_counter() - t0
     finally:
-        core.solver.step = solver_step
-        if timed_collide is not None:
-            core.pipeline.collide = timed_collide.fn
+        stepper.timing = None
     W = scene.num_worlds
     rate = args.frames * W / t_run
-    solver_s = timed_solver.seconds
-    coll_s = timed_collide.seconds if timed_collide is not None else 0.0
+    solver_s = timing.get("solver", 0.0)
+    coll_s = timing.get("collide", 0.0)
     other = max(0.0, t_run - solver_s - coll_s)
     solver_name = type(core.solver).__name__
     print(f"scene '{scene.name}' ({args.scene}): {W} world{'s' * (W != 1)} x {scene.actors_per_world} actor{'s' * (scene.actors_per_world != 1)}, "
@@ -101,7 +82,7 @@ def run(argv=None, out=sys.stdout):
             ("prepare_sim (Newton model, solver)", t_prepare),
             (f"warm-up, {args.warmup} frames (first-use kernel compiles)", t_warm),
             (f"timed frames: {solver_name}.step", solver_s)]
-    if timed_collide is not None:
+    if core.pipeline is not None:
         rows.append(("timed frames: Newton collision pipeline", coll_s))
     rows.append(("timed frames: gymlike (drives, NaN guard, launches)", other))
     for label, sec in rows:

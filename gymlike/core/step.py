@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import time
+
 import numpy as np
 
 from . import mjc
@@ -40,6 +42,9 @@ class Stepper:
         self.dirty_body_f = set()     # states whose body_f holds a wrench from an earlier substep
         self.nan_unread = 0           # simulate calls since the NaN flags were last read
         self.clamped = _wp().zeros(1, dtype=_wp().int32, device=sim.device)   # a velocity clamp happened
+        # seconds of wall time inside the solver's step and Newton's collision, summed when a dict
+        # is set here (gymlike.bench; None: not measured)
+        self.timing = None
         self._hosts = {}
 
     def flag(self, arr: wp.array) -> int:
@@ -88,11 +93,15 @@ class Stepper:
                 s_in.body_f.zero_()
                 dirty.discard(id(s_in))
             if sim.pipeline is not None and sim.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
+                t0 = self._clock()
                 sim.pipeline.collide(s_in, sim.contacts)
+                self._lap("collide", t0)
             if cstep is not None and "observables" not in kw:
                 kw = dict(kw, substeps=nstep, efforts=d.efforts_pending and not on_rows, body_forces=need_wrench,
                           efforts_on_rows=on_rows)
+            t0 = self._clock()
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
+            self._lap("solver", t0)
             if d.velocity_clamp and cstep is not None and "observables" not in kw:
                 # DOF velocity limits (MuJoCo has none of its own), on MuJoCo C's own rows
                 cstep.clamp_dof_velocities(d.dof_qd, d.dof_velocity_limit)
@@ -148,6 +157,13 @@ class Stepper:
             listener.on_simulate()
         if sim.check_nan:
             self.check_nan()
+
+    def _clock(self) -> float:
+        return time.perf_counter() if self.timing is not None else 0.0
+
+    def _lap(self, key: str, t0: float) -> None:
+        if self.timing is not None:
+            self.timing[key] = self.timing.get(key, 0.0) + time.perf_counter() - t0
 
     def _solver_calls(self, n_sub, attractors):
         """(substeps, solver.step keyword arguments) of each solver call of one simulate.
