@@ -108,6 +108,7 @@ class NewtonLoop:
         self.solver = kind(m, cone="elliptic", **_mujoco_capacity(sim, "elliptic"))
         self.c_step = mjc.c_step
         self.s0, self.s1, self.ctrl = m.state(), m.state(), m.control()
+        self.solver_seconds = 0.0                    # wall time inside solver.step (newton_overhead)
         newton.eval_fk(m, self.s0.joint_q, self.s0.joint_qd, self.s0)
         self.h = DT / SUBSTEPS
         self.dof_qd = sim.dev.dof_qd                 # actuated DOF -> Newton DOF (skips free joints)
@@ -127,7 +128,9 @@ class NewtonLoop:
         c_step = self.c_step(self.solver)
         for _ in range(1 if c_step else SUBSTEPS):
             kw = dict(substeps=SUBSTEPS) if c_step else {}
+            t0 = time.perf_counter()
             self.solver.step(self.s0, self.s1, self.ctrl, None, self.h, **kw)
+            self.solver_seconds += time.perf_counter() - t0
             self.s0, self.s1 = self.s1, self.s0
 
 
@@ -177,29 +180,32 @@ def profile(gym, sim, loop, steps):
     t("refresh_actor_root_state_tensor", lambda: gym.refresh_actor_root_state_tensor(sim))
     t("refresh_dof_state_tensor", lambda: gym.refresh_dof_state_tensor(sim))
     t("refresh_rigid_body_state_tensor", lambda: gym.refresh_rigid_body_state_tensor(sim))
-    # the rest of simulate() with the physics taken out (Python bookkeeping, listeners)
-    solver_step = sim.solver.step
-    sim.solver.step = lambda *a, **k: None
-    try:
-        t("simulate() without the solver", lambda: (gym.set_dof_actuation_force_tensor(sim, loop.actions_t),
-                                                    gym.simulate(sim)))
-        parts["simulate() without the solver"] -= parts["set_dof_actuation_force_tensor"]
-        t("whole iteration without the solver", loop.step)
-    finally:
-        sim.solver.step = solver_step
+    # the rest of simulate() with the physics taken out (Python bookkeeping, listeners): wall time
+    # less the solver's, which gymlike's step path times itself (Stepper.timing)
+    def without_solver(name, fn, n=steps):
+        sim.stepper.timing = timing = {}
+        try:
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            wp.synchronize_device(dev)
+            parts[name] = (time.perf_counter() - t0 - timing.get("solver", 0.0)) / n
+        finally:
+            sim.stepper.timing = None
+    without_solver("simulate() without the solver", lambda: (gym.set_dof_actuation_force_tensor(sim, loop.actions_t),
+                                                             gym.simulate(sim)))
+    parts["simulate() without the solver"] -= parts["set_dof_actuation_force_tensor"]
+    without_solver("whole iteration without the solver", loop.step)
     return parts
 
 
 def newton_overhead(nl, steps):
-    step = nl.solver.step
-    nl.solver.step = lambda *a, **k: None
-    try:
-        t0 = time.process_time()
-        for _ in range(steps):
-            nl.step()
-        return (time.process_time() - t0) / steps
-    finally:
-        nl.solver.step = step
+    """Wall seconds per iteration of the raw loop less its solver's."""
+    nl.solver_seconds = 0.0
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        nl.step()
+    return (time.perf_counter() - t0 - nl.solver_seconds) / steps
 
 
 def main():
