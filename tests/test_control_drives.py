@@ -305,6 +305,30 @@ def test_body_speed_cap_limits_a_spinning_blade_physx(gym, tmp_path):
     assert _q(gym, envs[1]) == (0.0, 0.0)
 
 
+def test_body_speed_cap_with_several_solver_calls_per_simulate_physx(gym, tmp_path):
+    """A sim with an attractor steps each substep in its own solver call: a cap applied after the
+    first substep leaves the second one's step length and the capped speed as they should be."""
+    write(tmp_path, "hinge.urdf", PROP_URDF.format(jtype="continuous", extra=""))
+    sim = make_sim(gym, "physx", ground=False, dt=DT, substeps=2, gravity=0.0)
+    asset = gym.load_asset(sim, str(tmp_path), "hinge.urdf", options(fix_base_link=True, max_angular_velocity=2.0))
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, asset, pose(z=1.0), "hinge", 0, 0)
+    gym.create_actor(env, gym.create_box(sim, 0.1, 0.1, 0.1, options()), pose(x=0.8, z=1.0), "box", 0, 0)
+    props = gymapi.AttractorProperties()
+    props.rigid_handle = gym.get_actor_rigid_body_handle(env, 1, 0)
+    props.axes = gymapi.AXIS_ALL
+    props.stiffness, props.damping = 50.0, 10.0
+    props.target = gymapi.Transform(gymapi.Vec3(0.8, 0.0, 1.2))
+    gym.create_rigid_body_attractor(env, props)
+    _set(gym, env, driveMode=gymapi.DOF_MODE_EFFORT)
+    for _ in range(120):
+        gym.apply_actor_dof_efforts(env, 0, np.array([0.5], np.float32))
+        gym.simulate(sim)
+    assert _q(gym, env)[1] == pytest.approx(2.0, rel=1e-3)
+    assert gym.get_sim_time(sim) == pytest.approx(120 * DT)
+    assert gym.get_actor_rigid_body_states(env, 1, gymapi.STATE_POS)[0]["pose"]["p"]["z"] > 1.05   # pulled up
+
+
 def test_joint_friction_and_armature_physx(gym, tmp_path):
     """MuJoCo: DOF friction resists up to its value; armature adds to the inertia."""
     sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=3)

@@ -125,10 +125,10 @@ class Stepper:
                 self.clamped.zero_()
                 scale = d.actor_speed_scale.numpy()
                 capped = np.nonzero(scale < 1.0)[0]
-                h = sim.host
-                cstep.scale_velocities(spans(h.actor_qd0[capped], h.actor_nqd[capped]),
-                                       np.repeat(scale[capped], h.actor_nqd[capped]))
-                sim.defer_kinematics(h.actor_articulation[capped], len(capped))
+                host = sim.host
+                cstep.scale_velocities(spans(host.actor_qd0[capped], host.actor_nqd[capped]),
+                                       np.repeat(scale[capped], host.actor_nqd[capped]))
+                sim.defer_kinematics(host.actor_articulation[capped], len(capped))
             sim.state, sim.state_next = s_out, s_in
         if d.velocity_clamp or d.speed_caps:
             # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
