@@ -3,3 +3,6 @@
 __version__ = "0.1.0"
 
 from .alias import install_isaacgym_alias  # noqa: E402,F401  (`import isaacgym` -> gymlike)
+from .core.runtime import passive_openmp as _passive_openmp
+
+_passive_openmp()    # (before torch loads its OpenMP runtime: see core/runtime.py)

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import make_sim, options, pose, write
+from conftest import ASSETS, make_sim, options, pose, write
 from gymlike import gymapi
 from gymlike.core import mjc
 
@@ -186,15 +186,15 @@ def test_c_pipeline_results_do_not_depend_on_the_thread_count(gym, monkeypatch):
     np.testing.assert_array_equal(finals[0], finals[1])
 
 
-def _ants(gym, n, **opts):
+def _ants(gym, n, asset="mjcf/nv_ant.xml", z=0.75, **opts):
     sim = make_sim(gym, dt=1 / 60, substeps=2)
     o = gymapi.AssetOptions()
     for k, v in opts.items():
         setattr(o, k, v)
-    ant = gym.load_asset(sim, os.path.join(os.path.dirname(TESTS), "assets"), "mjcf/nv_ant.xml", o)
+    ant = gym.load_asset(sim, os.path.join(os.path.dirname(TESTS), "assets"), asset, o)
     for i in range(n):
         env = gym.create_env(sim, gymapi.Vec3(-1.5, -1.5, 0), gymapi.Vec3(1.5, 1.5, 1.5), 2)
-        gym.create_actor(env, ant, pose(z=0.75), "ant", i, 0)
+        gym.create_actor(env, ant, pose(z=z), "ant", i, 0)
     gym.prepare_sim(sim)
     return sim
 
@@ -434,16 +434,19 @@ def test_dof_states_on_mujocos_rows_equal_the_newton_path(gym, monkeypatch):
         torch.testing.assert_close(a, b, atol=2e-4, rtol=0)
 
 
-def test_body_wrenches_copied_into_mujocos_rows_equal_newtons_conversion(gym, monkeypatch):
+def test_body_wrenches_on_mujocos_rows_equal_newtons_conversion(gym, monkeypatch):
     """Body wrenches (damping, a body with gravity off, user forces through the tensor API and
-    the handle API) are copied from Newton's body_f into MuJoCo's xfrc_applied rows when they
-    are the only input to convert: the motion is bit for bit that of Newton's conversion, steps
-    without forces after them included."""
+    the handle API) on the C step: computed on MuJoCo's rows (kernels.row_body_wrenches, the
+    default), else copied from Newton's body_f into MuJoCo's xfrc_applied rows, else through
+    Newton's whole conversion. The copy is bit for bit the conversion; the rows' float64
+    kinematics equal it to float32 precision; steps without forces after them included."""
     import torch
     from gymlike import gymtorch
-    got = []
-    for direct in (True, False):
-        if not direct:
+    got = {}
+    for mode in ("rows", "copy", "convert"):
+        if mode != "rows":
+            monkeypatch.setattr(mjc.SolverMuJoCoC, "row_wrenches_ok", lambda self: False)
+        if mode == "convert":
             monkeypatch.setattr(mjc.SolverMuJoCoC, "_body_f_rows", lambda self: None)
         sim = _ants(gym, 3, angular_damping=0.5, linear_damping=0.2)
         env1 = gym.get_env(sim, 1)
@@ -451,8 +454,10 @@ def test_body_wrenches_copied_into_mujocos_rows_equal_newtons_conversion(gym, mo
         props[3].flags = gymapi.RIGID_BODY_DISABLE_GRAVITY
         gym.set_actor_rigid_body_properties(env1, 0, props)
         cs = mjc.c_step(sim.solver)
-        calls = []
-        monkeypatch.setattr(cs, "_write_body_f", lambda f, _w=cs._write_body_f: calls.append(1) or _w(f))
+        calls = {"copy": [], "rows": []}
+        monkeypatch.setattr(cs, "_write_body_f", lambda f, _w=cs._write_body_f: calls["copy"].append(1) or _w(f))
+        monkeypatch.setattr(cs, "_write_row_wrenches", lambda d, h, _w=cs._write_row_wrenches:
+                            calls["rows"].append(1) or _w(d, h))
         root = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
         n = gym.get_sim_rigid_body_count(sim)
         forces = torch.zeros((n, 3))
@@ -465,8 +470,75 @@ def test_body_wrenches_copied_into_mujocos_rows_equal_newtons_conversion(gym, mo
                 gym.apply_body_forces(gym.get_env(sim, 2), 0, gymapi.Vec3(0, 50, 0), None, gymapi.ENV_SPACE)
             gym.simulate(sim)
         gym.refresh_rigid_body_state_tensor(sim)
-        assert len(calls) == (9 if direct else 0)          # (the first step converts the drive targets too)
-        got.append(root.clone())
+        # (copy: the first step converts the drive targets too)
+        assert len(calls["copy"]) == {"rows": 0, "copy": 9, "convert": 0}[mode]
+        assert len(calls["rows"]) == (10 if mode == "rows" else 0)
+        got[mode] = root.clone()
         gym.destroy_sim(sim)
-    assert (got[0][:, 2] - 0.75).abs().max() > 0.05          # (the forces moved them)
-    assert torch.equal(got[0], got[1])
+    assert (got["copy"][:, 2] - 0.75).abs().max() > 0.05          # (the forces moved them)
+    assert torch.equal(got["copy"], got["convert"])
+    torch.testing.assert_close(got["rows"], got["convert"], atol=2e-5, rtol=0)
+
+
+def _cartpoles(gym, n, **opts):
+    sim = make_sim(gym, dt=1 / 60, substeps=2)
+    cart = gym.load_asset(sim, ASSETS, "urdf/cartpole.urdf", options(fix_base_link=True, **opts))
+    for i in range(n):
+        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
+        gym.create_actor(env, cart, pose(z=1.0), "cartpole", i, 0)
+    gym.prepare_sim(sim)
+    return sim
+
+
+@pytest.mark.parametrize("robot", ["humanoid", "cartpole"])
+def test_row_wrench_kernel_equals_newtons_kernel_on_the_same_states(gym, robot):
+    """The wrenches kernels.row_body_wrenches writes into MuJoCo's xfrc_applied rows (its own
+    forward kinematics of MuJoCo's qpos / qvel: a free root, hinges with anchors off the body
+    origin and several per body (the humanoid), slides and a fixed base (the cartpole),
+    per-world masses) equal those of Newton's kernel on Newton's
+    conversion of the same rows (kernels.body_wrenches), body by body, with damping, user
+    forces and a body with gravity off, in moving states."""
+    import torch
+    import warp as wp
+    from gymlike import gymtorch
+    from gymlike.core import kernels
+    sim = (_ants(gym, 3, "mjcf/humanoid.xml", 1.4, angular_damping=0.5, linear_damping=0.3) if robot == "humanoid"
+           else _cartpoles(gym, 3, angular_damping=0.5, linear_damping=0.3))
+    env1 = gym.get_env(sim, 1)
+    props = gym.get_actor_rigid_body_properties(env1, 0)
+    props[-1].flags = gymapi.RIGID_BODY_DISABLE_GRAVITY
+    props[-1].mass *= 1.7                                   # (a per-world mass)
+    gym.set_actor_rigid_body_properties(env1, 0, props, True)
+    dof = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+    gym.refresh_dof_state_tensor(sim)
+    moving = dof.clone()
+    moving[:, 0] += torch.linspace(-0.3, 0.3, moving.shape[0])
+    moving[:, 1] = torch.linspace(-3.0, 4.0, moving.shape[0])
+    gym.set_dof_state_tensor(sim, gymtorch.unwrap_tensor(moving))
+    n = gym.get_sim_rigid_body_count(sim)
+    forces = torch.zeros((n, 3))
+    forces[:, 0] = torch.linspace(-5, 7, n)
+    for _ in range(3):
+        gym.apply_rigid_body_force_tensors(sim, gymtorch.unwrap_tensor(forces), None, gymapi.ENV_SPACE)
+        gym.simulate(sim)
+    cs = mjc.c_step(sim.solver)
+    assert cs.row_wrenches_ok()
+    d, span = sim.dev, 1 / 60
+    d.body_force.assign(np.tile([1.0, -2.0, 3.0, 0.5, -0.25, 0.125], (d.num_bodies, 1)).astype(np.float32))
+    xfrc = cs.flat["xfrc_applied"].reshape(cs.nworld, -1, 6)
+    xfrc[:, 1:] = np.nan                                    # (body 0: MuJoCo's world)
+    cs._write_row_wrenches(d, span)
+    rows = xfrc.copy()
+    st = sim.state                                          # (Newton's conversion of the same rows)
+    f = wp.zeros(d.num_bodies, dtype=wp.spatial_vector, device=sim.device)
+    m = sim.model
+    wp.launch(kernels.body_wrenches, dim=d.num_bodies, device=sim.device,
+              inputs=[st.body_q, st.body_qd, m.body_mass, m.body_inertia, m.body_world, m.gravity, d.body_force,
+                      d.no_gravity, d.lin_damp, d.ang_damp, span, f])
+    w, mb, nb, _ = cs._body_f_rows()
+    newton = f.numpy()[nb]
+    speeds = np.linalg.norm(st.body_qd.numpy()[:, 3:], axis=1)
+    assert speeds.max() > 1.0 and np.abs(newton[:, 3:]).max() > 0.05    # (moving, damped)
+    np.testing.assert_allclose(rows[w, mb], newton, atol=2e-5 * max(1.0, np.abs(newton).max()), rtol=1e-4)
+    assert np.isfinite(rows[:, 1:]).all()                   # (every body written)
+    gym.destroy_sim(sim)

@@ -24,6 +24,23 @@ def test_importing_gymapi_loads_no_warp_newton_or_torch():
     assert out.stdout.strip() == "[]"
 
 
+
+@pytest.mark.parametrize("before, env, want", [
+    ("", {}, "PASSIVE"),                              # torch's idle OpenMP workers sleep
+    ("", {"OMP_WAIT_POLICY": "ACTIVE"}, "ACTIVE"),    # the user's choice stays
+    ("", {"GOMP_SPINCOUNT": "1000"}, None),
+    ("import torch; ", {}, None),                     # too late: libgomp read the policy already
+])
+def test_importing_gymlike_makes_idle_openmp_workers_sleep_unless_chosen(before, env, want):
+    """core/runtime.passive_openmp: torch's OpenMP workers would spin on the cores MuJoCo's
+    threads step on; gymlike sets OMP_WAIT_POLICY=PASSIVE when it is imported before torch and
+    the user set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT."""
+    base = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    code = before + "import os, gymlike; print(os.environ.get('OMP_WAIT_POLICY'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(base, **env))
+    assert out.stdout.strip() == str(want)
+
 # Modules whose import must build no Warp or Newton object (the lazy-import rule of
 # core/runtime.py): the public helpers, rendering (cameras keep their kernels in
 # render/camera_kernels.py, imported by the functions that launch them), scenes.

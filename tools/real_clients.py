@@ -77,6 +77,7 @@ def make_task(root, task, num_envs):
 
 def run_task(root, task, num_envs=16, steps=100):
     """(in a child process) build, reset and step one IsaacGymEnvs task."""
+    import gymlike  # noqa: F401  (first, as Isaac Gym code imports isaacgym before torch)
     import torch
     env = make_task(root, task, num_envs)
     env.reset()

@@ -83,6 +83,168 @@ def body_wrenches(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=
     body_f[b] = wp.spatial_vector(f, t)
 
 
+
+# MuJoCo joint types (mjtJoint) the row wrench kernel follows
+MJ_FREE = wp.constant(0)
+MJ_SLIDE = wp.constant(2)
+MJ_HINGE = wp.constant(3)
+
+
+@wp.func
+def _mj_quat(q: wp.array2d(dtype=wp.float64), w: int, i: int) -> wp.quatd:
+    """MuJoCo's (w, x, y, z) at q[w, i:i+4] as a Warp quaternion (x, y, z, w), normalised."""
+    return wp.normalize(wp.quatd(q[w, i + 1], q[w, i + 2], q[w, i + 3], q[w, i]))
+
+
+@wp.func
+def _mj_quat4(q: wp.vec4d) -> wp.quatd:
+    """A MuJoCo (w, x, y, z) quaternion as a Warp one (x, y, z, w)."""
+    return wp.quatd(q[1], q[2], q[3], q[0])
+
+
+@wp.struct
+class RowModel:
+    """What row_body_wrenches reads of MuJoCo: the rows (worlds, state values) with the offsets
+    of qpos, qvel, xfrc_applied, mocap_pos and mocap_quat in them, the body tree and joints, the
+    model arrays the batch steps ((1 or worlds, n): shared or per-world values; quaternions in
+    MuJoCo's (w, x, y, z) order), the Newton body of each (world, MuJoCo body), and scratch
+    (worlds, bodies): each body's frame origin, rotation, origin velocity, angular velocity."""
+    rows: wp.array2d(dtype=wp.float64)
+    qpos_at: int
+    qvel_at: int
+    xfrc_at: int
+    mocap_pos_at: int
+    mocap_quat_at: int
+    parent: wp.array(dtype=wp.int32)
+    mocap: wp.array(dtype=wp.int32)
+    jnt_first: wp.array(dtype=wp.int32)
+    jnt_count: wp.array(dtype=wp.int32)
+    jnt_type: wp.array(dtype=wp.int32)
+    jnt_qadr: wp.array(dtype=wp.int32)
+    jnt_vadr: wp.array(dtype=wp.int32)
+    jnt_pos: wp.array2d(dtype=wp.vec3d)
+    jnt_axis: wp.array2d(dtype=wp.vec3d)
+    qpos0: wp.array2d(dtype=wp.float64)
+    body_pos: wp.array2d(dtype=wp.vec3d)
+    body_quat: wp.array2d(dtype=wp.vec4d)
+    body_ipos: wp.array2d(dtype=wp.vec3d)
+    body_iquat: wp.array2d(dtype=wp.vec4d)
+    body_mass: wp.array2d(dtype=wp.float64)
+    body_inertia: wp.array2d(dtype=wp.vec3d)
+    newton_body: wp.array2d(dtype=wp.int32)
+    pos: wp.array2d(dtype=wp.vec3d)
+    rot: wp.array2d(dtype=wp.quatd)
+    lin: wp.array2d(dtype=wp.vec3d)
+    ang: wp.array2d(dtype=wp.vec3d)
+
+
+@wp.kernel
+def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
+                      no_gravity: wp.array(dtype=wp.int32), lin_damp: wp.array(dtype=wp.float32),
+                      ang_damp: wp.array(dtype=wp.float32), body_world: wp.array(dtype=wp.int32),
+                      gravity: wp.array(dtype=wp.vec3), h: float):
+    """body_wrenches computed on MuJoCo's rows (one thread per world): forward kinematics and
+    body velocities of MuJoCo's qpos / qvel (hinge, slide and free joints, mocap bodies; the
+    model arrays are (1 or worlds, bodies)), then the same wrench (user force, gravity switch,
+    damping in its stable form over h) at each body's COM, world frame, into xfrc_applied."""
+    w = wp.tid()
+    nb = M.parent.shape[0]
+    M.pos[w, 0] = wp.vec3d()
+    M.rot[w, 0] = wp.quatd(wp.float64(0.0), wp.float64(0.0), wp.float64(0.0), wp.float64(1.0))
+    M.lin[w, 0] = wp.vec3d()
+    M.ang[w, 0] = wp.vec3d()
+    # (each model array holds one row of values, or one per world)
+    w_pos = wp.min(w, M.body_pos.shape[0] - 1)
+    w_quat = wp.min(w, M.body_quat.shape[0] - 1)
+    w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
+    w_iquat = wp.min(w, M.body_iquat.shape[0] - 1)
+    w_mass = wp.min(w, M.body_mass.shape[0] - 1)
+    w_inertia = wp.min(w, M.body_inertia.shape[0] - 1)
+    jw = wp.min(w, M.jnt_pos.shape[0] - 1)
+    kw = wp.min(w, M.jnt_axis.shape[0] - 1)
+    qw = wp.min(w, M.qpos0.shape[0] - 1)
+    for b in range(1, nb):
+        m = M.mocap[b]
+        p = wp.vec3d()
+        q = wp.quatd()
+        v = wp.vec3d()
+        om = wp.vec3d()
+        if m >= 0:
+            p = wp.vec3d(M.rows[w, M.mocap_pos_at + 3 * m], M.rows[w, M.mocap_pos_at + 3 * m + 1],
+                         M.rows[w, M.mocap_pos_at + 3 * m + 2])
+            q = _mj_quat(M.rows, w, M.mocap_quat_at + 4 * m)
+        else:
+            a = M.parent[b]
+            pa = M.pos[w, a]
+            qa = M.rot[w, a]
+            om = M.ang[w, a]
+            p = pa + wp.quat_rotate(qa, M.body_pos[w_pos, b])
+            q = qa * _mj_quat4(M.body_quat[w_quat, b])
+            # the origin's velocity is v + om x (final origin): each rotation (the parent's, each
+            # hinge's) acts about its own point, which v accumulates as -(spin x point)
+            v = M.lin[w, a] - wp.cross(om, pa)
+            for k in range(M.jnt_count[b]):
+                j = M.jnt_first[b] + k
+                t = M.jnt_type[j]
+                qadr = M.jnt_qadr[j]
+                va = M.jnt_vadr[j]
+                if t == MJ_FREE:
+                    p = wp.vec3d(M.rows[w, M.qpos_at + qadr], M.rows[w, M.qpos_at + qadr + 1],
+                                 M.rows[w, M.qpos_at + qadr + 2])
+                    q = _mj_quat(M.rows, w, M.qpos_at + qadr + 3)
+                    om = wp.quat_rotate(q, wp.vec3d(M.rows[w, M.qvel_at + va + 3], M.rows[w, M.qvel_at + va + 4],
+                                                    M.rows[w, M.qvel_at + va + 5]))
+                    v = wp.vec3d(M.rows[w, M.qvel_at + va], M.rows[w, M.qvel_at + va + 1],
+                                 M.rows[w, M.qvel_at + va + 2]) - wp.cross(om, p)
+                elif t == MJ_HINGE:
+                    anchor = p + wp.quat_rotate(q, M.jnt_pos[jw, j])
+                    axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
+                    turn = M.rows[w, M.qpos_at + qadr] - M.qpos0[qw, qadr]
+                    q = wp.normalize(q * wp.quat_from_axis_angle(M.jnt_axis[kw, j], turn))
+                    p = anchor - wp.quat_rotate(q, M.jnt_pos[jw, j])
+                    spin = axis * M.rows[w, M.qvel_at + va]
+                    om = om + spin
+                    v = v - wp.cross(spin, anchor)
+                else:       # MJ_SLIDE (the host refuses other joint types)
+                    axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
+                    p = p + axis * (M.rows[w, M.qpos_at + qadr] - M.qpos0[qw, qadr])
+                    v = v + axis * M.rows[w, M.qvel_at + va]
+            v = v + wp.cross(om, p)
+        M.pos[w, b] = p
+        M.rot[w, b] = q
+        M.lin[w, b] = v
+        M.ang[w, b] = om
+        # the wrench at the COM
+        f = wp.vec3d()
+        tq = wp.vec3d()
+        n = M.newton_body[w, b]
+        if n >= 0:
+            uf = user_f[n]
+            f = wp.vec3d(wp.spatial_top(uf))
+            tq = wp.vec3d(wp.spatial_bottom(uf))
+            mass = M.body_mass[w_mass, b]
+            if no_gravity[n] != 0:
+                gw = body_world[n]
+                if gw < 0:
+                    gw = gravity.shape[0] - 1
+                f = f - mass * wp.vec3d(gravity[gw])
+            cl = wp.float64(lin_damp[n])
+            if cl > wp.float64(0.0):
+                vc = v + wp.cross(om, wp.quat_rotate(q, M.body_ipos[w_ipos, b]))
+                f = f - (mass * cl / (wp.float64(1.0) + cl * wp.float64(h))) * vc
+            ca = wp.float64(ang_damp[n])
+            if ca > wp.float64(0.0):
+                qi = q * _mj_quat4(M.body_iquat[w_iquat, b])
+                local = wp.quat_rotate_inv(qi, om)
+                iw = M.body_inertia[w_inertia, b]
+                tq = tq - (ca / (wp.float64(1.0) + ca * wp.float64(h))) * wp.quat_rotate(
+                    qi, wp.vec3d(iw[0] * local[0], iw[1] * local[1], iw[2] * local[2]))
+        base = M.xfrc_at + 6 * b
+        for c in range(3):
+            M.rows[w, base + c] = f[c]
+            M.rows[w, base + 3 + c] = tq[c]
+
+
 # The divergence guard's bounds: finite states no Isaac Gym scene reaches and no later step
 # recovers from (step.Stepper.check_nan names their envs; one reset recovers them).
 DIVERGED_SPEED = wp.constant(1.0e5)       # m/s or rad/s, any body

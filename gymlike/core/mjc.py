@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import upstream
-from .launch import Graphs
+from .launch import Graphs, Launcher
 from .errors import GymlikeValueError, listed, warn
 from .runtime import newton as _newton, wp as _wp
 
@@ -136,6 +136,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.template = m            # the model the worlds step (Newton's, or compiled again: arena, sensor)
         dev = str(model.device)
         self.graphs = Graphs(dev)
+        self.launch_rows = Launcher(dev)    # (kernels on the rows)
         self.mask = _wp().zeros(self.nworld + 1, dtype=_wp().bool, device=dev)   # reloaded worlds
         self.mask_np = self.mask.numpy()
         self.stale = np.ones(self.nworld, bool)      # rows to reload from Newton's state
@@ -173,6 +174,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.obs_tables = None
         self.capacity_seen = None
         self.body_f_cache = None     # (_body_f_rows,)
+        self.wrench_cache = None     # (_wrench_tables,)
+        self.per_world_keys = frozenset()    # model fields the batch gives per-world values (_sync_params)
         self._make_batch(m)
 
     # ------------------------------------------------------------------ the batch
@@ -188,6 +191,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if state is not None:
             b.state[:] = state
         self.batch = b
+        self.wrench_cache = None     # (views of the old batch's rows and per-world fields)
         self.rows = {name: b.bind(name) for name in
                      ("time", "qpos", "qvel", "act", "qacc_warmstart", "ctrl", "qfrc_applied",
                       "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat")}
@@ -265,6 +269,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.caps = self.bounds = self.vmax = None   # (per-world models, so the speed bound's lengths, may change)
         self.clamp_rows = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
         self.body_f_cache = None         # (body flags may change)
+        self.wrench_cache = None         # (joints, masses and inertias may change)
         self.inputs_gen += 1
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
@@ -340,6 +345,9 @@ class SolverMuJoCoC(SolverMuJoCo):
             cur = self.batch.expand(key)
             if not np.array_equal(cur.reshape(n, -1), value):
                 cur[...] = value.reshape(cur.shape)
+        if frozenset(per_world) != self.per_world_keys:
+            self.per_world_keys = frozenset(per_world)
+            self.wrench_cache = None
         self.params_dirty = False
 
     def _base_value(self, key):
@@ -350,14 +358,18 @@ class SolverMuJoCoC(SolverMuJoCo):
     # ------------------------------------------------------------------ the step
     def step(self, state_in: newton.State, state_out: newton.State, control: newton.Control,
              contacts: newton.Contacts | None, dt: float, *, observables: Any = None, substeps: int = 1,
-             efforts: bool = True, body_forces: bool = True, efforts_on_rows: bool = False, **kw: Any) -> None:
+             efforts: bool = True, body_forces: bool = True, efforts_on_rows: bool = False,
+             wrenches: DeviceTables | None = None, **kw: Any) -> None:
         """SolverMuJoCo.step on MuJoCo C for `substeps` steps of `dt` each (the same inputs in
         each): Newton's control -> MuJoCo's inputs, Newton's state -> MuJoCo only for written
         worlds, the batch steps, MuJoCo -> Newton's state deferred (`defer`). `efforts` /
         `body_forces` False: control.joint_f / state_in.body_f hold zeros (the caller knows;
         their conversion is then skipped once MuJoCo's inputs hold those zeros);
-        `efforts_on_rows`: the qfrc_applied rows hold this step's efforts (write_efforts). A step that
-        fills Newton's solver observables (arrays of MuJoCo-Warp) runs Newton's own step once."""
+        `efforts_on_rows`: the qfrc_applied rows hold this step's efforts (write_efforts).
+        `wrenches`: gymlike's body wrench inputs (user forces, gravity switches, damping; the
+        caller checked row_wrenches_ok), computed on the rows for the step (state_in.body_f is
+        then not read). A step that fills Newton's solver observables (arrays of MuJoCo-Warp)
+        runs Newton's own step once."""
         self.bounds = self.vmax = None   # (MuJoCo's velocities change: speed_bounds recomputes)
         if observables is not None:
             if substeps != 1:
@@ -373,7 +385,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         # can have changed since the rows were last written
         ctrl = not self.ctrl_current
         qfrc = (efforts or self.qfrc_nonzero) and not efforts_on_rows
-        xfrc = body_forces or self.xfrc_nonzero
+        xfrc = (body_forces or self.xfrc_nonzero) and wrenches is None
         # body wrenches alone: Newton's body_f is MuJoCo's xfrc_applied (force, torque at the COM,
         # world frame), copied into the rows below without Newton's conversion
         direct = xfrc and not (ctrl or qfrc) and self._body_f_rows() is not None
@@ -388,7 +400,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         self._write_inputs(ctrl, qfrc, xfrc and not direct)
         if direct:
             self._write_body_f(state_in.body_f)
-        self.ctrl_current, self.qfrc_nonzero, self.xfrc_nonzero = True, efforts or efforts_on_rows, body_forces
+        if wrenches is not None:
+            self._write_row_wrenches(wrenches, float(dt) * int(substeps))
+        self.ctrl_current, self.qfrc_nonzero = True, efforts or efforts_on_rows
+        self.xfrc_nonzero = body_forces or wrenches is not None
         if self.before_step is not None:
             self.before_step(self.batch.state, int(substeps))
         try:
@@ -491,6 +506,81 @@ class SolverMuJoCoC(SolverMuJoCo):
             xfrc[:, cols] = f.reshape(self.nworld, -1, 6)
         else:
             xfrc[w, mb] = f[nb]
+
+    # ------------------------------------------------------------------ body wrenches on the rows
+    # Body wrenches need the bodies' poses and velocities. From MuJoCo's rows, one kernel
+    # (kernels.row_body_wrenches) runs the forward kinematics it needs and writes xfrc_applied:
+    # a damped robot then steps without Newton's state conversion (Cartpole: its only reader).
+    def row_wrenches_ok(self) -> bool:
+        """Whether body wrenches can be computed on the rows: MuJoCo's joints are hinges, slides
+        and free joints with the same frames in every world."""
+        if self.params_dirty:        # (which fields are per-world decides the views)
+            self._sync_params()
+        return self._wrench_tables() is not None
+
+    def _wrench_tables(self):
+        c = self.wrench_cache
+        if c is None:
+            c = self.wrench_cache = (self._build_wrench_tables(),)
+        return c[0]
+
+    def _build_wrench_tables(self):
+        """The row_body_wrenches arguments but the wrench inputs and h: zero-copy Warp views of
+        the rows and of the model fields the batch steps (the template's, or the per-world
+        values), kept with the numpy arrays they view; None when the kernel cannot follow the
+        model."""
+        wp = _wp()
+        m, J = self.template, self.mujoco.mjtJoint
+        jt = np.asarray(m.jnt_type)
+        if not np.isin(jt, (int(J.mjJNT_FREE), int(J.mjJNT_SLIDE), int(J.mjJNT_HINGE))).all():
+            return None
+        if str(self.model.device) != "cpu":
+            return None
+        keep = []
+
+        def field(name, dtype):
+            a = self.batch.expand(name) if name in self.per_world_keys else np.asarray(getattr(m, name))[None]
+            if a.dtype != np.float64 or not a.flags.c_contiguous:
+                return None
+            keep.append(a)
+            width = {wp.vec3d: 3, wp.vec4d: 4, wp.float64: 1}[dtype]
+            return wp.array(ptr=a.ctypes.data, dtype=dtype, shape=(a.shape[0], a[0].size // width), device="cpu")
+
+        body = [field("body_pos", wp.vec3d), field("body_quat", wp.vec4d), field("body_ipos", wp.vec3d),
+                field("body_iquat", wp.vec4d), field("body_mass", wp.float64), field("body_inertia", wp.vec3d)]
+        joint = [field("jnt_pos", wp.vec3d), field("jnt_axis", wp.vec3d), field("qpos0", wp.float64)]
+        if any(f is None for f in body + joint):
+            return None
+        state = self.batch.state
+        keep.append(state)
+
+        def at(name):
+            return (self.rows[name].ctypes.data - state.ctypes.data) // state.itemsize if self.rows[name].size else 0
+
+        def ints(a):
+            return wp.array(np.asarray(a, np.int32).reshape(-1), dtype=wp.int32, device="cpu")
+
+        M = K().RowModel()
+        M.rows = wp.array(ptr=state.ctypes.data, dtype=wp.float64, shape=state.shape, device="cpu")
+        M.qpos_at, M.qvel_at, M.xfrc_at = at("qpos"), at("qvel"), at("xfrc_applied")
+        M.mocap_pos_at, M.mocap_quat_at = at("mocap_pos"), at("mocap_quat")
+        M.parent, M.mocap, M.jnt_first, M.jnt_count = (ints(a) for a in (m.body_parentid, m.body_mocapid,
+                                                                         m.body_jntadr, m.body_jntnum))
+        M.jnt_type, M.jnt_qadr, M.jnt_vadr = ints(jt), ints(m.jnt_qposadr), ints(m.jnt_dofadr)
+        M.jnt_pos, M.jnt_axis, M.qpos0 = joint
+        M.body_pos, M.body_quat, M.body_ipos, M.body_iquat, M.body_mass, M.body_inertia = body
+        M.newton_body = self.mjc_body_to_newton
+        M.pos, M.rot, M.lin, M.ang = (wp.zeros((self.nworld, m.nbody), dtype=t, device="cpu")
+                                      for t in (wp.vec3d, wp.quatd, wp.vec3d, wp.vec3d))
+        return M, keep
+
+    def _write_row_wrenches(self, d, span):
+        """kernels.row_body_wrenches over every world (`d`: gymlike's DeviceTables; `span`: the
+        step's seconds, for damping's stable form)."""
+        M = self._wrench_tables()[0]
+        m = self.model
+        self.launch_rows("row_wrenches", K().row_body_wrenches, self.nworld,
+                         (M, d.body_force, d.no_gravity, d.lin_damp, d.ang_damp, m.body_world, m.gravity, span))
 
     def _check_capacity(self):
         """MuJoCo drops contacts or constraints when its arena is full: say so once per sim,

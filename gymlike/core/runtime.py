@@ -40,6 +40,22 @@ LOCK = threading.RLock()
 _CALL = threading.local()
 
 
+def passive_openmp() -> bool:
+    """Make torch's OpenMP worker threads sleep when idle, unless the user chose a policy.
+
+    libgomp (torch's OpenMP runtime on Linux) keeps its workers spinning for milliseconds after
+    every parallel operation by default. On the CPU those workers spin on the cores MuJoCo's
+    threads step the worlds on: with IsaacGymEnvs Cartpole at 512 envs on 2 cores, each env.step
+    took 6.3 ms with spinning workers and 3.1 ms with sleeping ones. libgomp reads the policy
+    once, when torch loads it, so this runs when gymlike is imported (Isaac Gym code imports
+    isaacgym before torch). Sets OMP_WAIT_POLICY=PASSIVE when torch is not loaded yet and
+    neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT is set; returns whether it did."""
+    if "torch" in sys.modules or "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
+        return False
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    return True
+
+
 def call_name() -> str:
     """The Gym method this thread is running (the outermost one: what the user called), for
     error messages; 'gymlike' outside Gym calls."""

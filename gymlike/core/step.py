@@ -78,10 +78,13 @@ class Stepper:
         model = sim.model
         # (on the C pipeline the state may lag MuJoCo's data until read: read it current where
         # body or joint states are used, sim.sync_state)
-        need_state = need_wrench or sim.pipeline is not None
         for nstep, kw in self._solver_calls(n_sub, attractors is not None):
-            s_in, s_out = (sim.state if need_state else sim.stepping_state), sim.state_next
-            if need_wrench:
+            # body wrenches on MuJoCo C's rows (no Newton state needed), else from Newton's state
+            on_rows_w = (need_wrench and attractors is None and cstep is not None and "observables" not in kw
+                         and cstep.row_wrenches_ok())
+            synced = (need_wrench and not on_rows_w) or sim.pipeline is not None
+            s_in, s_out = (sim.state if synced else sim.stepping_state), sim.state_next
+            if need_wrench and not on_rows_w:
                 launch(("wrenches", id(s_in)), K().body_wrenches, d.num_bodies,
                        (s_in.body_q, s_in.body_qd, model.body_mass, model.body_inertia,
                         model.body_world, model.gravity, d.body_force, d.no_gravity,
@@ -97,8 +100,9 @@ class Stepper:
                 sim.pipeline.collide(s_in, sim.contacts)
                 self._lap("collide", t0)
             if cstep is not None and "observables" not in kw:
-                kw = dict(kw, substeps=nstep, efforts=d.efforts_pending and not on_rows, body_forces=need_wrench,
-                          efforts_on_rows=on_rows)
+                kw = dict(kw, substeps=nstep, efforts=d.efforts_pending and not on_rows,
+                          body_forces=need_wrench and not on_rows_w, efforts_on_rows=on_rows,
+                          wrenches=d if on_rows_w else None)
             t0 = self._clock()
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
             self._lap("solver", t0)
