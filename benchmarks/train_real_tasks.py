@@ -87,6 +87,8 @@ def main():
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
     runs = sorted(glob.glob(os.path.join(cwd, "runs", f"{name}_*")), key=os.path.getmtime)
+    if not runs:        # (train.py stopped before rl_games wrote a log: say why)
+        raise SystemExit(f"train.py wrote no run folder under {cwd}/runs; its last line: {last}")
     per_minute, steps = curve(runs[-1], args.minutes)
     res = dict(task=args.task, envs=args.envs, minutes=args.minutes, reward_per_minute=per_minute,
                env_steps=int(steps), last_line=last, run=runs[-1])

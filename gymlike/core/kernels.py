@@ -138,83 +138,93 @@ class RowModel:
     ang: wp.array2d(dtype=wp.vec3d)
 
 
+@wp.func
+def _mj_body(M: RowModel, w: int, b: int):
+    """MuJoCo's forward kinematics of body b in world w from the rows (its parent done): the
+    frame origin, rotation, origin velocity and angular velocity, kept in M's scratch."""
+    m = M.mocap[b]
+    p = wp.vec3d()
+    q = wp.quatd()
+    v = wp.vec3d()
+    om = wp.vec3d()
+    if m >= 0:
+        p = wp.vec3d(M.rows[w, M.mocap_pos_at + 3 * m], M.rows[w, M.mocap_pos_at + 3 * m + 1],
+                     M.rows[w, M.mocap_pos_at + 3 * m + 2])
+        q = _mj_quat(M.rows, w, M.mocap_quat_at + 4 * m)
+    else:
+        # (each model array holds one row of values, or one per world)
+        w_pos = wp.min(w, M.body_pos.shape[0] - 1)
+        w_quat = wp.min(w, M.body_quat.shape[0] - 1)
+        jw = wp.min(w, M.jnt_pos.shape[0] - 1)
+        kw = wp.min(w, M.jnt_axis.shape[0] - 1)
+        qw = wp.min(w, M.qpos0.shape[0] - 1)
+        a = M.parent[b]
+        pa = M.pos[w, a]
+        qa = M.rot[w, a]
+        om = M.ang[w, a]
+        p = pa + wp.quat_rotate(qa, M.body_pos[w_pos, b])
+        q = qa * _mj_quat4(M.body_quat[w_quat, b])
+        # the origin's velocity is v + om x (final origin): each rotation (the parent's, each
+        # hinge's) acts about its own point, which v accumulates as -(spin x point)
+        v = M.lin[w, a] - wp.cross(om, pa)
+        for k in range(M.jnt_count[b]):
+            j = M.jnt_first[b] + k
+            t = M.jnt_type[j]
+            qadr = M.qpos_at + M.jnt_qadr[j]
+            va = M.qvel_at + M.jnt_vadr[j]
+            if t == MJ_FREE:
+                p = wp.vec3d(M.rows[w, qadr], M.rows[w, qadr + 1], M.rows[w, qadr + 2])
+                q = _mj_quat(M.rows, w, qadr + 3)
+                om = wp.quat_rotate(q, wp.vec3d(M.rows[w, va + 3], M.rows[w, va + 4], M.rows[w, va + 5]))
+                v = wp.vec3d(M.rows[w, va], M.rows[w, va + 1], M.rows[w, va + 2]) - wp.cross(om, p)
+            elif t == MJ_HINGE:
+                anchor = p + wp.quat_rotate(q, M.jnt_pos[jw, j])
+                axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
+                turn = M.rows[w, qadr] - M.qpos0[qw, M.jnt_qadr[j]]
+                q = wp.normalize(q * wp.quat_from_axis_angle(M.jnt_axis[kw, j], turn))
+                p = anchor - wp.quat_rotate(q, M.jnt_pos[jw, j])
+                spin = axis * M.rows[w, va]
+                om = om + spin
+                v = v - wp.cross(spin, anchor)
+            else:       # MJ_SLIDE (the host refuses other joint types)
+                axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
+                p = p + axis * (M.rows[w, qadr] - M.qpos0[qw, M.jnt_qadr[j]])
+                v = v + axis * M.rows[w, va]
+        v = v + wp.cross(om, p)
+    M.pos[w, b] = p
+    M.rot[w, b] = q
+    M.lin[w, b] = v
+    M.ang[w, b] = om
+
+
+@wp.func
+def _mj_root(M: RowModel, w: int):
+    M.pos[w, 0] = wp.vec3d()
+    M.rot[w, 0] = wp.quatd(wp.float64(0.0), wp.float64(0.0), wp.float64(0.0), wp.float64(1.0))
+    M.lin[w, 0] = wp.vec3d()
+    M.ang[w, 0] = wp.vec3d()
+
+
 @wp.kernel
 def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
                       no_gravity: wp.array(dtype=wp.int32), lin_damp: wp.array(dtype=wp.float32),
                       ang_damp: wp.array(dtype=wp.float32), body_world: wp.array(dtype=wp.int32),
                       gravity: wp.array(dtype=wp.vec3), h: float):
     """body_wrenches computed on MuJoCo's rows (one thread per world): forward kinematics and
-    body velocities of MuJoCo's qpos / qvel (hinge, slide and free joints, mocap bodies; the
-    model arrays are (1 or worlds, bodies)), then the same wrench (user force, gravity switch,
-    damping in its stable form over h) at each body's COM, world frame, into xfrc_applied."""
+    body velocities of MuJoCo's qpos / qvel (_mj_body), then the same wrench (user force,
+    gravity switch, damping in its stable form over h) at each body's COM, world frame, into
+    xfrc_applied."""
     w = wp.tid()
-    nb = M.parent.shape[0]
-    M.pos[w, 0] = wp.vec3d()
-    M.rot[w, 0] = wp.quatd(wp.float64(0.0), wp.float64(0.0), wp.float64(0.0), wp.float64(1.0))
-    M.lin[w, 0] = wp.vec3d()
-    M.ang[w, 0] = wp.vec3d()
-    # (each model array holds one row of values, or one per world)
-    w_pos = wp.min(w, M.body_pos.shape[0] - 1)
-    w_quat = wp.min(w, M.body_quat.shape[0] - 1)
+    _mj_root(M, w)
     w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
     w_iquat = wp.min(w, M.body_iquat.shape[0] - 1)
     w_mass = wp.min(w, M.body_mass.shape[0] - 1)
     w_inertia = wp.min(w, M.body_inertia.shape[0] - 1)
-    jw = wp.min(w, M.jnt_pos.shape[0] - 1)
-    kw = wp.min(w, M.jnt_axis.shape[0] - 1)
-    qw = wp.min(w, M.qpos0.shape[0] - 1)
-    for b in range(1, nb):
-        m = M.mocap[b]
-        p = wp.vec3d()
-        q = wp.quatd()
-        v = wp.vec3d()
-        om = wp.vec3d()
-        if m >= 0:
-            p = wp.vec3d(M.rows[w, M.mocap_pos_at + 3 * m], M.rows[w, M.mocap_pos_at + 3 * m + 1],
-                         M.rows[w, M.mocap_pos_at + 3 * m + 2])
-            q = _mj_quat(M.rows, w, M.mocap_quat_at + 4 * m)
-        else:
-            a = M.parent[b]
-            pa = M.pos[w, a]
-            qa = M.rot[w, a]
-            om = M.ang[w, a]
-            p = pa + wp.quat_rotate(qa, M.body_pos[w_pos, b])
-            q = qa * _mj_quat4(M.body_quat[w_quat, b])
-            # the origin's velocity is v + om x (final origin): each rotation (the parent's, each
-            # hinge's) acts about its own point, which v accumulates as -(spin x point)
-            v = M.lin[w, a] - wp.cross(om, pa)
-            for k in range(M.jnt_count[b]):
-                j = M.jnt_first[b] + k
-                t = M.jnt_type[j]
-                qadr = M.jnt_qadr[j]
-                va = M.jnt_vadr[j]
-                if t == MJ_FREE:
-                    p = wp.vec3d(M.rows[w, M.qpos_at + qadr], M.rows[w, M.qpos_at + qadr + 1],
-                                 M.rows[w, M.qpos_at + qadr + 2])
-                    q = _mj_quat(M.rows, w, M.qpos_at + qadr + 3)
-                    om = wp.quat_rotate(q, wp.vec3d(M.rows[w, M.qvel_at + va + 3], M.rows[w, M.qvel_at + va + 4],
-                                                    M.rows[w, M.qvel_at + va + 5]))
-                    v = wp.vec3d(M.rows[w, M.qvel_at + va], M.rows[w, M.qvel_at + va + 1],
-                                 M.rows[w, M.qvel_at + va + 2]) - wp.cross(om, p)
-                elif t == MJ_HINGE:
-                    anchor = p + wp.quat_rotate(q, M.jnt_pos[jw, j])
-                    axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
-                    turn = M.rows[w, M.qpos_at + qadr] - M.qpos0[qw, qadr]
-                    q = wp.normalize(q * wp.quat_from_axis_angle(M.jnt_axis[kw, j], turn))
-                    p = anchor - wp.quat_rotate(q, M.jnt_pos[jw, j])
-                    spin = axis * M.rows[w, M.qvel_at + va]
-                    om = om + spin
-                    v = v - wp.cross(spin, anchor)
-                else:       # MJ_SLIDE (the host refuses other joint types)
-                    axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
-                    p = p + axis * (M.rows[w, M.qpos_at + qadr] - M.qpos0[qw, qadr])
-                    v = v + axis * M.rows[w, M.qvel_at + va]
-            v = v + wp.cross(om, p)
-        M.pos[w, b] = p
-        M.rot[w, b] = q
-        M.lin[w, b] = v
-        M.ang[w, b] = om
-        # the wrench at the COM
+    for b in range(1, M.parent.shape[0]):
+        _mj_body(M, w, b)
+        q = M.rot[w, b]
+        v = M.lin[w, b]
+        om = M.ang[w, b]
         f = wp.vec3d()
         tq = wp.vec3d()
         n = M.newton_body[w, b]
@@ -243,6 +253,21 @@ def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
         for c in range(3):
             M.rows[w, base + c] = f[c]
             M.rows[w, base + 3 + c] = tq[c]
+
+
+@wp.kernel
+def row_body_speeds(M: RowModel, ang_speed: wp.array2d(dtype=wp.float64),
+                    com_speed: wp.array2d(dtype=wp.float64)):
+    """Every body's exact angular speed and COM speed (worlds, MuJoCo bodies) from MuJoCo's rows
+    (_mj_body), for the speed caps."""
+    w = wp.tid()
+    _mj_root(M, w)
+    w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
+    for b in range(1, M.parent.shape[0]):
+        _mj_body(M, w, b)
+        om = M.ang[w, b]
+        ang_speed[w, b] = wp.length(om)
+        com_speed[w, b] = wp.length(M.lin[w, b] + wp.cross(om, wp.quat_rotate(M.rot[w, b], M.body_ipos[w_ipos, b])))
 
 
 # The divergence guard's bounds: finite states no Isaac Gym scene reaches and no later step

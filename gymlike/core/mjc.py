@@ -118,6 +118,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.caps = None             # tables of speed_bounds
         self.bounds = None           # speed_bounds of the last step
         self.vmax = None             # max |qvel| over every world (_qvel_max)
+        self.speeds = None           # exact body speeds of the last step (_exact_speeds)
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
         self.mujoco, self._batch_mod = mujoco, mj_batch
         self.defer = defer
@@ -266,7 +267,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         """Drop the caches, bounds and recorded graphs that depend on the model's parameters."""
         self.params_dirty = True
         self.ctrl_current = False        # (gains and actuators may change what ctrl means)
-        self.caps = self.bounds = self.vmax = None   # (per-world models, so the speed bound's lengths, may change)
+        self.caps = self.bounds = self.vmax = self.speeds = None   # (per-world models: the bounds may change)
         self.clamp_rows = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
         self.body_f_cache = None         # (body flags may change)
         self.wrench_cache = None         # (joints, masses and inertias may change)
@@ -370,7 +371,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         caller checked row_wrenches_ok), computed on the rows for the step (state_in.body_f is
         then not read). A step that fills Newton's solver observables (arrays of MuJoCo-Warp)
         runs Newton's own step once."""
-        self.bounds = self.vmax = None   # (MuJoCo's velocities change: speed_bounds recomputes)
+        self.bounds = self.vmax = self.speeds = None   # (MuJoCo's velocities change: speed_bounds recomputes)
         if observables is not None:
             if substeps != 1:
                 raise GymlikeValueError("SolverMuJoCoC.step: Newton's observables are filled one step at a time")
@@ -572,7 +573,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         M.newton_body = self.mjc_body_to_newton
         M.pos, M.rot, M.lin, M.ang = (wp.zeros((self.nworld, m.nbody), dtype=t, device="cpu")
                                       for t in (wp.vec3d, wp.quatd, wp.vec3d, wp.vec3d))
-        return M, keep
+        speeds = [wp.zeros((self.nworld, m.nbody), dtype=wp.float64, device="cpu") for _ in range(2)]
+        return M, keep, speeds, [a.numpy() for a in speeds]
 
     def _write_row_wrenches(self, d, span):
         """kernels.row_body_wrenches over every world (`d`: gymlike's DeviceTables; `span`: the
@@ -647,7 +649,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         qvel = self.flat["qvel"]          # ((worlds, nv) rows strided in the batch state: a view)
         if (np.abs(qvel) > table).any():
             np.clip(qvel, -table, table, out=qvel)
-            self.bounds = self.vmax = None
+            self.bounds = self.vmax = self.speeds = None
 
     def scale_velocities(self, newton_qd: np.ndarray, factors: np.ndarray) -> None:
         """The velocities of the Newton joint DOFs `newton_qd` (int array) times `factors` on
@@ -657,7 +659,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         ok = rows >= 0
         r, nv = rows[ok], self.mj_model.nv
         self.flat["qvel"][r // nv, r % nv] *= factors[ok]
-        self.bounds = self.vmax = None
+        self.bounds = self.vmax = self.speeds = None
 
     def _dof_cells(self, dof_qd):
         """(world, MuJoCo DOF, valid) of the Newton DOFs `dof_qd` (Warp int32) in the qvel rows."""
@@ -714,7 +716,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.flat["qacc_warmstart"][gone] = 0.0
         if self.mj_model.na:
             self.flat["act"][gone] = 0.0
-        self.bounds = self.vmax = None
+        self.bounds = self.vmax = self.speeds = None
         if self.newton_current:
             self.newton_current = False
             if self.defer is not None:
@@ -911,9 +913,10 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def may_reach_speed_caps(self, body_ang_cap: wp.array, body_lin_cap: wp.array,
                              body_env: wp.array | None = None) -> bool:
-        """False when no body of any world can move faster than its speed caps, by the bounds of
-        `_body_bounds` on each body (Newton body caps `body_ang_cap`, `body_lin_cap`, Warp): the
-        sum bound first, the angular form where that is not enough."""
+        """False when no body of any world can move faster than its speed caps (Newton body caps
+        `body_ang_cap`, `body_lin_cap`, Warp): the bounds of `_body_bounds` first, then the
+        exact speeds from the rows (`_exact_speeds`), or where the row kernels do not follow the
+        model the angular form of the bound."""
         if self.caps is None:
             self._speed_bound_tables()
         if self.caps[2] is None:
@@ -928,6 +931,12 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self._speeds_below(*self.caps[6]):     # (no body reaches the lowest caps)
             return False
         w, v = self._body_bounds()
+        if (w <= ang_cap).all() and (v <= lin_cap).all():
+            return False
+        exact = self._exact_speeds()
+        if exact is not None:      # (a margin below the caps for Newton's float32 speeds; NaN: True)
+            w, v = exact
+            return bool((~(w <= ang_cap * (1.0 - 1e-6)) | ~(v <= lin_cap * (1.0 - 1e-6))).any())
         if (v > lin_cap).any():
             return True
         over = ~(w <= ang_cap)
@@ -936,6 +945,19 @@ class SolverMuJoCoC(SolverMuJoCo):
             if not (self._angular_bound(worlds, b) <= ang_cap[worlds, b]).all():
                 return True
         return False
+
+    def _exact_speeds(self):
+        """(worlds, MuJoCo bodies) exact angular and COM speeds from the rows
+        (kernels.row_body_speeds, where the row kernels follow the model; else None), once per
+        step."""
+        if self.speeds is None:
+            tables = self._wrench_tables() if not self.params_dirty else None
+            if tables is None:
+                return None
+            M, _, arrays, views = tables
+            self.launch_rows("row_speeds", K().row_body_speeds, self.nworld, (M, *arrays))
+            self.speeds = views
+        return self.speeds
 
     def speed_bounds(self, tight: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Per world: (a bound on every body's angular speed, on every body's COM speed), from

@@ -288,11 +288,11 @@ class TensorAPI:
         if st is None:
             buf = self.torch.zeros(max(1, self.n_act), dtype=self.torch.int32, device=self.torch_device)
             st = self._staging["actor indices"] = (buf, _wp().from_torch(buf))
-        st[0][: t.numel()].copy_(t)
+        st[0][: len(host)].copy_(t.reshape(-1)[: len(host)])
         return st[1], host
 
     def _ids(self, indices, count, what):
-        """(the first `count` indices as a torch tensor, the same on the host), validated."""
+        """(the index tensor, its first `count` indices on the host as numpy), validated."""
         torch = self.torch
         if not isinstance(indices, GymTensor):
             # None included: Isaac Gym's indexed setters need the index tensor (never "all")
@@ -304,8 +304,8 @@ class TensorAPI:
             raise GymlikeValueError(f"{what}: indices are on {t.device} but the sim runs on {self.sim.device}")
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= t.numel():
             raise GymlikeValueError(f"{what}: count must be an int in [0, {t.numel()}] (the number of indices), got {count!r}")
-        t = t.reshape(-1)[: int(count)]
-        host = t.cpu().numpy()
+        # (numpy on the host: a few torch view calls cost more than the whole check)
+        host = (t.numpy() if t.device.type == "cpu" else t.cpu().numpy()).reshape(-1)[: int(count)]
         if (host.view(np.uint32) >= self.n_act).any():      # (a negative index wraps to a large one)
             bad = int(host[(host < 0) | (host >= self.n_act)][0])
             raise GymlikeIndexError(f"{what}: actor index {bad} out of range [0, {self.n_act})")
