@@ -267,7 +267,8 @@ def row_body_speeds(M: RowModel, ang_speed: wp.array2d(dtype=wp.float64),
         _mj_body(M, w, b)
         om = M.ang[w, b]
         ang_speed[w, b] = wp.length(om)
-        com_speed[w, b] = wp.length(M.lin[w, b] + wp.cross(om, wp.quat_rotate(M.rot[w, b], M.body_ipos[w_ipos, b])))
+        lever = wp.quat_rotate(M.rot[w, b], M.body_ipos[w_ipos, b])      # (origin -> COM)
+        com_speed[w, b] = wp.length(M.lin[w, b] + wp.cross(om, lever))
 
 
 # The divergence guard's bounds: finite states no Isaac Gym scene reaches and no later step

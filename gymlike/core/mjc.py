@@ -513,8 +513,8 @@ class SolverMuJoCoC(SolverMuJoCo):
     # (kernels.row_body_wrenches) runs the forward kinematics it needs and writes xfrc_applied:
     # a damped robot then steps without Newton's state conversion (Cartpole: its only reader).
     def row_wrenches_ok(self) -> bool:
-        """Whether body wrenches can be computed on the rows: MuJoCo's joints are hinges, slides
-        and free joints with the same frames in every world."""
+        """Whether body wrenches (and exact body speeds) can be computed on the rows: a CPU model
+        whose MuJoCo joints are hinges, slides and free joints."""
         if self.params_dirty:        # (which fields are per-world decides the views)
             self._sync_params()
         return self._wrench_tables() is not None
@@ -526,10 +526,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         return c[0]
 
     def _build_wrench_tables(self):
-        """The row_body_wrenches arguments but the wrench inputs and h: zero-copy Warp views of
-        the rows and of the model fields the batch steps (the template's, or the per-world
-        values), kept with the numpy arrays they view; None when the kernel cannot follow the
-        model."""
+        """(kernels.RowModel, the numpy arrays it views, the speed outputs of row_body_speeds as
+        Warp arrays and as numpy views): zero-copy Warp views of the rows and of the model fields
+        the batch steps (the template's, or the per-world values); None when the row kernels
+        cannot follow the model."""
         wp = _wp()
         m, J = self.template, self.mujoco.mjtJoint
         jt = np.asarray(m.jnt_type)
