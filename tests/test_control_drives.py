@@ -289,20 +289,24 @@ def test_position_targets_changed_between_frames_are_followed(gym, tmp_path, api
         assert _q(gym, envs[1])[0] == pytest.approx(-target, abs=2e-3)
 
 
-def test_body_speed_cap_limits_a_spinning_blade_physx(gym, tmp_path):
+@pytest.mark.parametrize("driven", [0, 2])
+def test_body_speed_cap_limits_a_spinning_blade_physx(gym, tmp_path, driven):
     """max_angular_velocity caps the blade's spin (PhysX's body speed cap) where an effort would
-    spin it to 25 rad/s; on the C pipeline the caps run once MuJoCo's velocities could reach them."""
-    sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=2, max_angular_velocity=2.0)
+    spin it to 25 rad/s; the others stay at rest. On the C pipeline the caps run once MuJoCo's
+    velocities could reach them, with exact speeds computed for the worlds that could."""
+    sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=3, max_angular_velocity=2.0)
     for env in envs:
         _set(gym, env, driveMode=gymapi.DOF_MODE_EFFORT)
     for _ in range(240):
-        gym.apply_actor_dof_efforts(envs[0], 0, np.array([0.5], np.float32))
+        gym.apply_actor_dof_efforts(envs[driven], 0, np.array([0.5], np.float32))
         gym.simulate(sim)
-    w = gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_VEL)["vel"]["angular"]["z"][1]
+    w = gym.get_actor_rigid_body_states(envs[driven], 0, gymapi.STATE_VEL)["vel"]["angular"]["z"][1]
     assert w == pytest.approx(2.0, rel=1e-3)
-    assert _q(gym, envs[0])[1] == pytest.approx(2.0, rel=1e-3)
-    assert _q(gym, envs[0])[0] == pytest.approx(_capped_travel(2.0, 0.5 / I_PROP, 240 * DT), rel=0.01)
-    assert _q(gym, envs[1]) == (0.0, 0.0)
+    assert _q(gym, envs[driven])[1] == pytest.approx(2.0, rel=1e-3)
+    assert _q(gym, envs[driven])[0] == pytest.approx(_capped_travel(2.0, 0.5 / I_PROP, 240 * DT), rel=0.01)
+    for i in range(3):
+        if i != driven:
+            assert _q(gym, envs[i]) == (0.0, 0.0)
 
 
 def test_body_speed_cap_with_several_solver_calls_per_simulate_physx(gym, tmp_path):

@@ -272,6 +272,31 @@ def test_states_read_late_equal_states_read_every_frame(gym):
     np.testing.assert_array_equal(truth[0], truth[1])
 
 
+def _bounds_walking_up_the_tree(m, qvel):
+    """The C step's documented speed bounds, body by body, walking from each body up to the
+    root: |w_b| <= sum of the angular |qvel| above b; |v_b| <= sum of the linear |qvel| + each
+    angular |qvel| times (its anchor offset + the body offsets from its body down to b + b's COM
+    offset). An oracle for kernels.row_checks, which sums them down the tree."""
+    import mujoco
+    J = mujoco.mjtJoint
+    w, v = np.zeros((len(qvel), m.nbody)), np.zeros((len(qvel), m.nbody))
+    for b in range(1, m.nbody):
+        reach, a = 0.0, b
+        while a > 0:
+            for d in range(m.body_dofadr[a], m.body_dofadr[a] + m.body_dofnum[a]):
+                j = m.dof_jntid[d]
+                t = int(m.jnt_type[j])
+                s = np.abs(qvel[:, d])
+                if t in (int(J.mjJNT_HINGE), int(J.mjJNT_BALL)) or (t == int(J.mjJNT_FREE) and d - m.jnt_dofadr[j] >= 3):
+                    w[:, b] += s
+                    v[:, b] += s * (np.linalg.norm(m.jnt_pos[j]) + reach + np.linalg.norm(m.body_ipos[b]))
+                else:
+                    v[:, b] += s
+            reach += np.linalg.norm(m.body_pos[a])
+            a = m.body_parentid[a]
+    return w, v
+
+
 def test_speed_bound_of_the_c_step_holds_over_exact_body_speeds(gym):
     """The C step skips the body speed caps when a bound from MuJoCo's velocities shows no body
     can reach them; the bound is checked against every body's exact speed (forward kinematics)
@@ -290,6 +315,8 @@ def test_speed_bound_of_the_c_step_holds_over_exact_body_speeds(gym):
         gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
         gym.simulate(sim)
         w_bound, v_bound = cs.speed_bounds()
+        walked = _bounds_walking_up_the_tree(cs.template, cs.rows["qvel"].reshape(n, -1))
+        np.testing.assert_allclose(cs._body_bounds(), walked, rtol=1e-12, atol=1e-12)
         gym.refresh_rigid_body_state_tensor(sim)
         v = body[:, :, 7:10].norm(dim=2).max(dim=1).values.numpy()
         w = body[:, :, 10:13].norm(dim=2).max(dim=1).values.numpy()
@@ -543,7 +570,6 @@ def test_row_wrench_kernel_equals_newtons_kernel_on_the_same_states(gym, robot):
     np.testing.assert_allclose(rows[w, mb], newton, atol=2e-5 * max(1.0, np.abs(newton).max()), rtol=1e-4)
     assert np.isfinite(rows[:, 1:]).all()                   # (every body written)
     # the exact body speeds the speed caps read (kernels.row_body_speeds), against Newton's
-    cs.speeds = None
     ang, lin = cs._exact_speeds()
     qd = st.body_qd.numpy()[nb]
     np.testing.assert_allclose(ang[w, mb], np.linalg.norm(qd[:, 3:], axis=1), rtol=1e-4, atol=1e-5)

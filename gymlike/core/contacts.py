@@ -113,45 +113,40 @@ class ContactForces:
         n = max(1, sim.host.num_bodies)
         self.force = wp.zeros(n, dtype=wp.vec3, device=sim.device)
         self.torque = wp.zeros(n, dtype=wp.vec3, device=sim.device)
-        self._stamp = self._force_stamp = self._part_stamp = None
-        self._host = None
+        self._stamp = self._part_stamp = None
+        self._ids = {}                  # Warp int32 copies of the body lists update is given (C step)
 
-    def update(self, torques: bool = True, bodies: np.ndarray | None = None) -> None:
-        """Accumulate the contact forces of the last step (once per simulate); `torques`: also
-        their moments (force sensors need them, net contact forces do not). `bodies` (sorted
-        Newton body indices): on MuJoCo C only those are needed (force sensors' subtrees: an
-        eighth of a humanoid's bodies); the others may be left stale."""
+    def update(self, bodies: np.ndarray | None = None) -> None:
+        """Accumulate the contact forces and torques of the last step (once per simulate).
+        `bodies` (sorted Newton body indices): on MuJoCo C only those are needed (force
+        sensors' subtrees: an eighth of a humanoid's bodies); the others may be left stale."""
         o = self.observed
         stamp = (id(o.obs), o.steps, self.sim.frame)
-        if stamp == self._stamp or (not torques and stamp == self._force_stamp):
+        if stamp == self._stamp:
             return
         if o.c is not None:               # MuJoCo C: per-body contact wrenches of the last step
-            part = bodies is not None and torques and o.steps != 0
-            if part and self._part_stamp == (stamp, id(bodies)):
-                return
             if o.steps == 0:
                 self.force.zero_()
                 self.torque.zero_()
+                self._stamp = stamp
+                return
+            part = bodies is not None
+            if part and self._part_stamp == (stamp, id(bodies)):
+                return
+            key = id(bodies) if part else None
+            ids = self._ids.get(key)
+            if ids is None or (part and ids[0] is not bodies):
+                listed = bodies if part else np.arange(self.sim.host.num_bodies)
+                ids = self._ids[key] = (bodies, wp.array(np.asarray(listed, np.int32), dtype=wp.int32,
+                                                         device=self.sim.device))
+            if ids[1].shape[0]:
+                o.c.write_contact_wrenches(self.force, self.torque, ids[1])
+            if part:
+                self._part_stamp = (stamp, id(bodies))
             else:
-                if self._host is None:          # (the C step runs on the CPU: views of the arrays)
-                    self._host = (self.force.numpy(), self.torque.numpy())
-                if part:
-                    f, t = o.c.contact_wrenches(bodies)
-                    self._host[0][bodies] = f
-                    self._host[1][bodies] = t
-                    self._part_stamp = (stamp, id(bodies))
-                    return
-                if torques:
-                    f, t = o.c.contact_wrenches()
-                    self._host[1][:len(t)] = t
-                else:
-                    f = o.c.contact_forces()
-                self._host[0][:len(f)] = f
-            self._force_stamp = stamp
-            if torques:
                 self._stamp = stamp
             return
-        self._stamp = self._force_stamp = stamp
+        self._stamp = stamp
         self.force.zero_()
         self.torque.zero_()
         if o.steps == 0:
@@ -183,7 +178,7 @@ def _announce(sim, what):
 def refresh_net_contact_forces(sim: Sim, buf: GymTensor) -> None:
     """Copy the net contact force (N) on every body, of the last simulate, into `buf` (bodies, 3) float32."""
     cf = contact_forces(sim, "refresh_net_contact_force_tensor")
-    cf.update(torques=False)
+    cf.update()
     if sim.host.num_bodies:
         wp.copy(wp.from_torch(buf._torch, dtype=wp.vec3), cf.force, count=sim.host.num_bodies)
 
@@ -194,7 +189,7 @@ def body_forces_host(sim: Sim, what: str) -> np.ndarray:
     sim.ensure_ready(what)
     _announce(sim, what)
     cf = contact_forces(sim, what)
-    cf.update(torques=False)
+    cf.update()
     return cf.force.numpy()[: sim.host.num_bodies].astype(np.float32)
 
 

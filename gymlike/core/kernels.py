@@ -256,11 +256,14 @@ def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
 
 
 @wp.kernel
-def row_body_speeds(M: RowModel, ang_speed: wp.array2d(dtype=wp.float64),
+def row_body_speeds(M: RowModel, worlds: wp.array(dtype=wp.int32), ang_speed: wp.array2d(dtype=wp.float64),
                     com_speed: wp.array2d(dtype=wp.float64)):
-    """Every body's exact angular speed and COM speed (worlds, MuJoCo bodies) from MuJoCo's rows
+    """The exact angular speed and COM speed of every body of the worlds w with worlds[w] != 0
+    ((worlds, MuJoCo bodies) outputs; the other rows are left as they were) from MuJoCo's rows
     (_mj_body), for the speed caps."""
     w = wp.tid()
+    if worlds[w] == 0:
+        return
     _mj_root(M, w)
     w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
     for b in range(1, M.parent.shape[0]):
@@ -269,6 +272,118 @@ def row_body_speeds(M: RowModel, ang_speed: wp.array2d(dtype=wp.float64),
         ang_speed[w, b] = wp.length(om)
         lever = wp.quat_rotate(M.rot[w, b], M.body_ipos[w_ipos, b])      # (origin -> COM)
         com_speed[w, b] = wp.length(M.lin[w, b] + wp.cross(om, lever))
+
+
+@wp.kernel
+def row_checks(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
+               vlim: wp.array2d(dtype=wp.float64), q_lo: wp.array2d(dtype=wp.float64),
+               q_hi: wp.array2d(dtype=wp.float64), parent: wp.array(dtype=wp.int32),
+               dof_first: wp.array(dtype=wp.int32), dof_count: wp.array(dtype=wp.int32),
+               angular: wp.array(dtype=wp.int32), dof_reach: wp.array2d(dtype=wp.float64),
+               body_reach: wp.array2d(dtype=wp.float64), com_reach: wp.array2d(dtype=wp.float64),
+               ang_cap: wp.array2d(dtype=wp.float64), lin_cap: wp.array2d(dtype=wp.float64),
+               w_bound: wp.array2d(dtype=wp.float64), lin_sum: wp.array2d(dtype=wp.float64),
+               lever_sum: wp.array2d(dtype=wp.float64), v_bound: wp.array2d(dtype=wp.float64),
+               world_over: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32)):
+    """One pass over each world's row after a step (one thread per world; tables of one row
+    are shared by every world, else one row per world):
+    - DOF velocity limits, |qvel| <= vlim (inf: none; a vlim of 0 rows: no clamp);
+    - per MuJoCo body (parents first) a bound on its angular speed, w_bound = the sum of |qvel|
+      of the angular DOFs from the root down to it, and on its COM speed, v_bound = the sum of
+      the linear |qvel| + each angular |qvel| times the length of the chain from its joint's
+      anchor to the COM (anchor offset + body offsets below + COM offset: longer than that
+      distance in any configuration), summed down the tree (lin_sum, lever_sum);
+    - flags[0] = 1 where a world is not provably sound for the divergence guard (a qpos outside
+      [q_lo, q_hi], no such table, or a bound above DIVERGED_SPEED; NaN fails every
+      comparison), flags[1] = 1 where a bound reaches a body's speed caps (world_over: which
+      worlds)."""
+    w = wp.tid()
+    if vlim.shape[0] > 0:
+        lw = wp.min(w, vlim.shape[0] - 1)
+        for k in range(vlim.shape[1]):
+            v = rows[w, qvel_at + k]
+            lim = vlim[lw, k]
+            if v > lim:
+                rows[w, qvel_at + k] = lim
+            elif v < -lim:
+                rows[w, qvel_at + k] = -lim
+    sound = int(0)
+    if q_lo.shape[0] > 0:
+        sound = int(1)
+        gw = wp.min(w, q_lo.shape[0] - 1)
+        for k in range(q_lo.shape[1]):
+            q = rows[w, qpos_at + k]
+            if not (q >= q_lo[gw, k] and q <= q_hi[gw, k]):
+                sound = 0
+    over = int(0)
+    dw = wp.min(w, dof_reach.shape[0] - 1)
+    bw = wp.min(w, body_reach.shape[0] - 1)
+    iw = wp.min(w, com_reach.shape[0] - 1)
+    cw = wp.min(w, ang_cap.shape[0] - 1)
+    zero = wp.float64(0.0)
+    w_bound[w, 0] = zero
+    lin_sum[w, 0] = zero
+    lever_sum[w, 0] = zero
+    v_bound[w, 0] = zero
+    for b in range(1, parent.shape[0]):
+        p = parent[b]
+        s = w_bound[w, p]
+        l = lin_sum[w, p]
+        r = lever_sum[w, p] + s * body_reach[bw, b]      # (every joint above reaches b's origin)
+        for k in range(dof_count[b]):
+            d = dof_first[b] + k
+            a = wp.abs(rows[w, qvel_at + d])
+            if angular[d] != 0:
+                s += a
+                r += a * dof_reach[dw, d]
+            else:
+                l += a
+        vb = l + r + s * com_reach[iw, b]
+        w_bound[w, b] = s
+        lin_sum[w, b] = l
+        lever_sum[w, b] = r
+        v_bound[w, b] = vb
+        if not (s <= wp.float64(DIVERGED_SPEED) and vb <= wp.float64(DIVERGED_SPEED)):
+            sound = 0
+        if not (s <= ang_cap[cw, b] and vb <= lin_cap[cw, b]):
+            over = 1
+    world_over[w] = over
+    if sound == 0:
+        flags[0] = 1
+    if over != 0:
+        flags[1] = 1
+
+
+@wp.kernel
+def row_contact_wrenches(bodies: wp.array(dtype=wp.int32), body_rows: wp.array(dtype=wp.int32),
+                         root_rows: wp.array(dtype=wp.int32), has_row: wp.array(dtype=wp.int32),
+                         ext: wp.array2d(dtype=wp.float64), subtree_com: wp.array2d(dtype=wp.float64),
+                         xipos: wp.array2d(dtype=wp.float64), rows: wp.array2d(dtype=wp.float64),
+                         xfrc_at: int, nbody: int, applied: int, force: wp.array(dtype=wp.vec3),
+                         torque: wp.array(dtype=wp.vec3)):
+    """The contact force and torque about the COM on each of the Newton `bodies` in MuJoCo's last
+    substep, world frame: MuJoCo's external wrench of the body's row (`ext`: torque, force; the
+    torque about the root's subtree COM) less the applied one (xfrc_applied in the state rows:
+    force, torque at the COM) when `applied`, the torque moved to the COM: ext_t - app_t +
+    (subtree COM - COM) x ext_f. Bodies without a row (world -1) get zeros."""
+    b = bodies[wp.tid()]
+    if has_row[b] == 0:
+        force[b] = wp.vec3()
+        torque[b] = wp.vec3()
+        return
+    r = body_rows[b]
+    root = root_rows[b]
+    f = wp.vec3d(ext[r, 3], ext[r, 4], ext[r, 5])
+    lever = wp.vec3d(subtree_com[root, 0] - xipos[r, 0], subtree_com[root, 1] - xipos[r, 1],
+                     subtree_com[root, 2] - xipos[r, 2])
+    t = wp.vec3d(ext[r, 0], ext[r, 1], ext[r, 2]) + wp.cross(lever, f)
+    if applied != 0:
+        w = r // nbody
+        base = xfrc_at + 6 * (r - w * nbody)
+        f = f - wp.vec3d(rows[w, base], rows[w, base + 1], rows[w, base + 2])
+        t = t - wp.vec3d(rows[w, base + 3], rows[w, base + 4], rows[w, base + 5])
+    force[b] = wp.vec3(f)
+    torque[b] = wp.vec3(t)
 
 
 # The divergence guard's bounds: finite states no Isaac Gym scene reaches and no later step

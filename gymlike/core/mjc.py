@@ -115,10 +115,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.graphs = None           # (SolverMuJoCo's construction notifies model changes)
         self.params_dirty = True
         self.inputs_gen = 0          # bumps when equality switches or mocap poses may have changed
-        self.caps = None             # tables of speed_bounds
-        self.bounds = None           # speed_bounds of the last step
-        self.vmax = None             # max |qvel| over every world (_qvel_max)
-        self.speeds = None           # exact body speeds of the last step (_exact_speeds)
+        self.caps = None             # tables of the speed bounds (_speed_bound_tables)
+        self.checked = None          # flags of check_rows on the current rows (None: not checked)
+        self.check_cache = None      # (key, tables of check_rows)
+        self.check_dev = None        # the DeviceTables check_rows last read
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
         self.mujoco, self._batch_mod = mujoco, mj_batch
         self.defer = defer
@@ -160,7 +160,6 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.views = {}
         self.observing = False       # the worlds step the model with the force sensor
         self.dof_rows = None         # Newton DOF -> flat qvel row (_newton_dof_rows)
-        self.clamp_rows = None       # (limits array, (worlds, nv) table) of clamp_dof_velocities
         self.dof_cell_cache = None   # (id of the DOF table, dof_cells)
         self.limit_cache = None      # (ids of the tables, _guard_tables)
         self.effort_cache = None     # (effort array, its view, limits, scales, non-effort DOFs) of write_efforts
@@ -173,6 +172,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         mocap = np.asarray(m.body_mocapid)[np.nonzero(np.isin(b2n, roots))[1]]
         self.fixed_roots_are_mocap = bool(len(mocap) >= len(roots) and (mocap >= 0).all())
         self.obs_tables = None
+        self.obs_cache = None        # (batch, arguments of write_contact_wrenches, the arrays they view)
         self.capacity_seen = None
         self.body_f_cache = None     # (_body_f_rows,)
         self.wrench_cache = None     # (_wrench_tables,)
@@ -192,7 +192,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if state is not None:
             b.state[:] = state
         self.batch = b
-        self.wrench_cache = None     # (views of the old batch's rows and per-world fields)
+        self.wrench_cache = self.check_cache = None     # (views of the old batch's rows and per-world fields)
         self.rows = {name: b.bind(name) for name in
                      ("time", "qpos", "qvel", "act", "qacc_warmstart", "ctrl", "qfrc_applied",
                       "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat")}
@@ -267,8 +267,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         """Drop the caches, bounds and recorded graphs that depend on the model's parameters."""
         self.params_dirty = True
         self.ctrl_current = False        # (gains and actuators may change what ctrl means)
-        self.caps = self.bounds = self.vmax = self.speeds = None   # (per-world models: the bounds may change)
-        self.clamp_rows = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
+        self.caps = self.checked = None   # (per-world models: the bounds may change)
+        self.check_cache = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
         self.body_f_cache = None         # (body flags may change)
         self.wrench_cache = None         # (joints, masses and inertias may change)
         self.inputs_gen += 1
@@ -371,7 +371,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         caller checked row_wrenches_ok), computed on the rows for the step (state_in.body_f is
         then not read). A step that fills Newton's solver observables (arrays of MuJoCo-Warp)
         runs Newton's own step once."""
-        self.bounds = self.vmax = self.speeds = None   # (MuJoCo's velocities change: speed_bounds recomputes)
+        self.checked = None   # (MuJoCo's velocities change: check_rows again)
         if observables is not None:
             if substeps != 1:
                 raise GymlikeValueError("SolverMuJoCoC.step: Newton's observables are filled one step at a time")
@@ -526,8 +526,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         return c[0]
 
     def _build_wrench_tables(self):
-        """(kernels.RowModel, the numpy arrays it views, the speed outputs of row_body_speeds as
-        Warp arrays and as numpy views): zero-copy Warp views of the rows and of the model fields
+        """(kernels.RowModel, the numpy arrays it views, the all-worlds mask and speed outputs
+        of row_body_speeds as Warp arrays and as numpy views): zero-copy Warp views of the rows and of the model fields
         the batch steps (the template's, or the per-world values); None when the row kernels
         cannot follow the model."""
         wp = _wp()
@@ -555,16 +555,13 @@ class SolverMuJoCoC(SolverMuJoCo):
         state = self.batch.state
         keep.append(state)
 
-        def at(name):
-            return (self.rows[name].ctypes.data - state.ctypes.data) // state.itemsize if self.rows[name].size else 0
-
         def ints(a):
             return wp.array(np.asarray(a, np.int32).reshape(-1), dtype=wp.int32, device="cpu")
 
         M = K().RowModel()
         M.rows = wp.array(ptr=state.ctypes.data, dtype=wp.float64, shape=state.shape, device="cpu")
-        M.qpos_at, M.qvel_at, M.xfrc_at = at("qpos"), at("qvel"), at("xfrc_applied")
-        M.mocap_pos_at, M.mocap_quat_at = at("mocap_pos"), at("mocap_quat")
+        M.qpos_at, M.qvel_at, M.xfrc_at = (self._row_at(k) for k in ("qpos", "qvel", "xfrc_applied"))
+        M.mocap_pos_at, M.mocap_quat_at = self._row_at("mocap_pos"), self._row_at("mocap_quat")
         M.parent, M.mocap, M.jnt_first, M.jnt_count = (ints(a) for a in (m.body_parentid, m.body_mocapid,
                                                                          m.body_jntadr, m.body_jntnum))
         M.jnt_type, M.jnt_qadr, M.jnt_vadr = ints(jt), ints(m.jnt_qposadr), ints(m.jnt_dofadr)
@@ -573,7 +570,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         M.newton_body = self.mjc_body_to_newton
         M.pos, M.rot, M.lin, M.ang = (wp.zeros((self.nworld, m.nbody), dtype=t, device="cpu")
                                       for t in (wp.vec3d, wp.quatd, wp.vec3d, wp.vec3d))
-        speeds = [wp.zeros((self.nworld, m.nbody), dtype=wp.float64, device="cpu") for _ in range(2)]
+        # row_body_speeds' arguments: every world flagged, the speeds
+        speeds = [ints(np.ones(self.nworld))] + [
+            wp.zeros((self.nworld, m.nbody), dtype=wp.float64, device="cpu") for _ in range(2)]
         return M, keep, speeds, [a.numpy() for a in speeds]
 
     def _write_row_wrenches(self, d, span):
@@ -632,24 +631,77 @@ class SolverMuJoCoC(SolverMuJoCo):
             qfrc[cells.w, cells.vc] = f
         return True
 
-    def clamp_dof_velocities(self, dof_qd: wp.array, limits: wp.array) -> None:
-        """Isaac Gym's DOF velocity limits on MuJoCo's rows (the truth): |v| <= limit for the
-        DOFs (Newton DOF indices `dof_qd`, Warp int32) with a limit > 0 (`limits`, Warp), as one
-        pass over the rows against a (worlds, nv) table (inf: no limit; rebuilt on model changes)."""
-        if self.clamp_rows is None or self.clamp_rows[0] is not limits:
-            w, k, ok = self._dof_cells(dof_qd)
-            lim = limits.numpy()
+    # ------------------------------------------------------------------ checks on the rows
+    # After each step one kernel pass over the rows (kernels.row_checks) applies Isaac Gym's DOF
+    # velocity limits (MuJoCo has none of its own) and bounds every body's angular and COM
+    # speed from MuJoCo's velocities: the speed caps and the divergence guard then need neither
+    # Newton's state nor their own passes when no body can reach them (the usual step).
+    def check_rows(self, dev: DeviceTables) -> None:
+        """kernels.row_checks on every world's row (`dev` = sim.dev: the DOF velocity limits when
+        dev.velocity_clamp, the body speed caps, the DOFs' guard margins): clamps the
+        velocities in place and keeps the flags read by surely_sound and may_reach_speed_caps."""
+        t = self._check_tables(dev)
+        t["flags"][:] = 0
+        self.launch_rows("checks", K().row_checks, self.nworld, t["args"])
+        self.checked, self.check_dev = t["flags"], dev
+
+    def _check_tables(self, dev):
+        key = (id(dev.dof_qd), id(dev.dof_velocity_limit), bool(dev.velocity_clamp), id(dev.body_ang_cap),
+               id(dev.body_lin_cap), id(self.model.joint_limit_lower), id(self.model.joint_limit_upper))
+        c = self.check_cache
+        if c is None or c[0] != key:
+            c = self.check_cache = (key, self._build_check_tables(dev))
+        return c[1]
+
+    def _build_check_tables(self, dev):
+        """row_checks' arguments (float64 Warp arrays on the CPU; empty tables switch a check
+        off) and numpy views of its outputs, rebuilt when the model or the batch changes."""
+        wp = _wp()
+        if self.caps is None:
+            self._speed_bound_tables()
+        angular, dof_reach, bp, ip = self.caps[:4]
+        m = self.template
+        nv, nb = m.nv, m.nbody
+        shape = self.flat["qvel"].shape
+
+        def f64(a):
+            return wp.array(np.ascontiguousarray(a, np.float64), dtype=wp.float64, device="cpu")
+        none = wp.zeros((0, max(nv, 1)), dtype=wp.float64, device="cpu")
+        vlim = none
+        if dev.velocity_clamp:
+            w, k, ok = self._dof_cells(dev.dof_qd)
+            lim = dev.dof_velocity_limit.numpy()
             on = ok & (lim > 0)
-            table = np.full(self.flat["qvel"].shape, np.inf)
+            table = np.full(shape, np.inf)
             table[w[on], k[on]] = lim[on]
-            self.clamp_rows = (limits, table, float(table.min(initial=np.inf)))
-        table, least = self.clamp_rows[1:]
-        if self._qvel_max() <= least:     # (no velocity reaches the lowest limit; NaN: the full pass)
-            return
-        qvel = self.flat["qvel"]          # ((worlds, nv) rows strided in the batch state: a view)
-        if (np.abs(qvel) > table).any():
-            np.clip(qvel, -table, table, out=qvel)
-            self.bounds = self.vmax = self.speeds = None
+            vlim = f64(table)
+        guard = self._guard_tables(dev.dof_qd, self.model)
+        lo, hi = (none, none) if guard is None else (f64(guard[0]), f64(guard[1]))
+        b2n = self.mjc_body_to_newton.numpy()
+        ok = b2n >= 0
+        caps = np.full((2, *b2n.shape), np.inf)
+        caps[0][ok] = dev.body_ang_cap.numpy()[b2n[ok]]
+        caps[1][ok] = dev.body_lin_cap.numpy()[b2n[ok]]
+        out = [wp.zeros((self.nworld, nb), dtype=wp.float64, device="cpu") for _ in range(4)]
+        over = wp.zeros(self.nworld, dtype=wp.int32, device="cpu")
+        flags = wp.zeros(2, dtype=wp.int32, device="cpu")
+
+        def ints(a):
+            return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
+        state = self.batch.state
+        rows = wp.array(ptr=state.ctypes.data, dtype=wp.float64, shape=state.shape, device="cpu")
+        args = (rows, self._row_at("qpos"), self._row_at("qvel"), vlim, lo, hi, ints(m.body_parentid),
+                ints(m.body_dofadr), ints(m.body_dofnum), ints(angular), f64(dof_reach), f64(bp), f64(ip),
+                f64(caps[0]), f64(caps[1]), *out, over, flags)
+        return dict(args=args, keep=state, caps=caps, bounds=(out[0].numpy(), out[3].numpy()), over_mask=over,
+                    over=over.numpy(),
+                    flags=flags.numpy())
+
+    def _row_at(self, name):
+        """Where field `name` starts in each world's row of the batch state (a column)."""
+        state = self.batch.state
+        v = self.rows[name]
+        return (v.ctypes.data - state.ctypes.data) // state.itemsize if v.size else 0
 
     def scale_velocities(self, newton_qd: np.ndarray, factors: np.ndarray) -> None:
         """The velocities of the Newton joint DOFs `newton_qd` (int array) times `factors` on
@@ -659,7 +711,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         ok = rows >= 0
         r, nv = rows[ok], self.mj_model.nv
         self.flat["qvel"][r // nv, r % nv] *= factors[ok]
-        self.bounds = self.vmax = self.speeds = None
+        self.checked = None
 
     def _dof_cells(self, dof_qd):
         """(world, MuJoCo DOF, valid) of the Newton DOFs `dof_qd` (Warp int32) in the qvel rows."""
@@ -716,7 +768,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.flat["qacc_warmstart"][gone] = 0.0
         if self.mj_model.na:
             self.flat["act"][gone] = 0.0
-        self.bounds = self.vmax = self.speeds = None
+        self.checked = None
         if self.newton_current:
             self.newton_current = False
             if self.defer is not None:
@@ -793,44 +845,29 @@ class SolverMuJoCoC(SolverMuJoCo):
                                no_row=np.nonzero(~ok)[0], has_row=ok, body_cols=cols, dof_row=dof_row,
                                dof_body=np.asarray(m.dof_bodyid, np.int64))
 
-    def contact_forces(self) -> np.ndarray:
-        """Force of the contacts on every Newton body in the last substep, world frame,
-        (bodies, 3): MuJoCo's external body force less the applied one (xfrc_applied)."""
-        t = self.obs_tables
-        cols = t["body_cols"]
-        if cols is not None:         # (column slices of the (worlds, bodies, 6) arrays)
-            nb = self.mj_model.nbody
-            f = self.out["cfrc_ext"].reshape(self.nworld, nb, 6)[:, cols, 3:6]
-            if self.xfrc_nonzero:
-                f = f - self.flat["xfrc_applied"].reshape(self.nworld, nb, 6)[:, cols, 0:3]
-            return f.reshape(-1, 3)
-        f = self.out["cfrc_ext"].reshape(-1, 6)[t["body_rows"], 3:6]
-        if self.xfrc_nonzero:
-            f -= self.rows["xfrc_applied"].reshape(-1, 6)[t["body_rows"], 0:3]
-        f[t["no_row"]] = 0.0
-        return f
+    def write_contact_wrenches(self, force: wp.array, torque: wp.array, bodies: wp.array) -> None:
+        """The force and torque about the COM of the contacts on the Newton bodies `bodies` (Warp
+        int32) in the last substep, world frame, into `force` / `torque` (Warp vec3 arrays over
+        Newton bodies): MuJoCo's external body wrench less the applied one (xfrc_applied), one
+        launch of kernels.row_contact_wrenches."""
+        wp = _wp()
+        c = self.obs_cache
+        if c is None or c[0] is not self.batch:
+            t, m = self.obs_tables, self.mj_model
+            state = self.batch.state
 
-    def contact_wrenches(self, bodies: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(force, torque about the COM) of the contacts on every Newton body (or on `bodies`,
-        Newton body indices) in the last substep, world frame, (bodies, 3) each. MuJoCo's
-        external wrench (torque; force) is about the root's subtree COM and holds the applied
-        one (force; torque at the body COM): less that, about the COM, the torque is
-        ext_t - app_t + (ref - com) x ext_f."""
-        t = self.obs_tables
-        r, root, none = t["body_rows"], t["root_rows"], t["no_row"]
-        if bodies is not None:
-            r, root, none = r[bodies], root[bodies], np.nonzero(~t["has_row"][bodies])[0]
-        ext = self.out["cfrc_ext"].reshape(-1, 6)[r]
-        lever = self.out["subtree_com"].reshape(-1, 3)[root] - self.out["xipos"].reshape(-1, 3)[r]
-        f, m = ext[:, 3:6], ext[:, 0:3] + _cross(lever, ext[:, 3:6])
-        if self.xfrc_nonzero:
-            app = self.flat["xfrc_applied"].reshape(self.nworld, -1, 6)
-            app = app.reshape(-1, 6)[r] if app.flags.c_contiguous else app[r // app.shape[1], r % app.shape[1]]
-            f = f - app[:, 0:3]
-            m -= app[:, 3:6]
-        f[none] = 0.0
-        m[none] = 0.0
-        return f, m
+            def f64(a, k):
+                return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.size // k, k), device="cpu")
+
+            def ints(a):
+                return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
+            args = (ints(t["body_rows"]), ints(t["root_rows"]), ints(t["has_row"]), f64(self.out["cfrc_ext"], 6),
+                    f64(self.out["subtree_com"], 3), f64(self.out["xipos"], 3),
+                    wp.array(ptr=state.ctypes.data, dtype=wp.float64, shape=state.shape, device="cpu"),
+                    self._row_at("xfrc_applied"), m.nbody)
+            c = self.obs_cache = (self.batch, args, dict(self.out))
+        self.launch_rows("contact_wrenches", K().row_contact_wrenches, bodies.shape[0],
+                         (bodies, *c[1], int(self.xfrc_nonzero), force, torque))
 
     def dof_forces(self, newton_dofs: np.ndarray) -> np.ndarray:
         """Generalized force each joint transmits along its DOFs in the last substep (the
@@ -874,21 +911,16 @@ class SolverMuJoCoC(SolverMuJoCo):
         return out
 
     # ------------------------------------------------------------------ checks on MuJoCo's state
-    def surely_sound(self, dof_qd: wp.array, model: newton.Model) -> bool:
+    def surely_sound(self, dev: DeviceTables) -> bool:
         """True when MuJoCo's state is finite, no coordinate is beyond the divergence guard's
-        distance, no body can move faster than its speed (the speed bound below) and every DOF
-        is within its limits' margin (Isaac Gym DOFs `dof_qd`, Warp int32, of Newton `model`):
-        the guard's checks on the Newton states can then be skipped."""
-        tables = self._guard_tables(dof_qd, model)
-        if tables is None:
+        distance, no body can move faster than its speed (the bounds of check_rows) and every
+        DOF is within its limits' margin (`dev` = sim.dev): the guard's checks on the Newton
+        states can then be skipped. (False while rows wait to be reloaded: they are not the state.)"""
+        if self.stale.any():
             return False
-        q = self.flat["qpos"]
-        if not ((q >= tables[0]).all() and (q <= tables[1]).all()):     # (NaN: False)
-            return False
-        if self._speeds_below(1.0e5, 1.0e5):
-            return True
-        w, v = self._body_bounds()
-        return w.max(initial=0.0) <= 1.0e5 and v.max(initial=0.0) <= 1.0e5     # (NaN: False)
+        if self.checked is None:
+            self.check_rows(dev)
+        return not self.checked[0]
 
     def _guard_tables(self, dof_qd, model):
         """(lower, upper) (worlds, nq) bounds on every qpos coordinate: within 1e5 (below the
@@ -911,32 +943,24 @@ class SolverMuJoCoC(SolverMuJoCo):
             c = self.limit_cache = (key, tables)
         return c[1]
 
-    def may_reach_speed_caps(self, body_ang_cap: wp.array, body_lin_cap: wp.array,
-                             body_env: wp.array | None = None) -> bool:
-        """False when no body of any world can move faster than its speed caps (Newton body caps
-        `body_ang_cap`, `body_lin_cap`, Warp): the bounds of `_body_bounds` first, then the
-        exact speeds from the rows (`_exact_speeds`), or where the row kernels do not follow the
-        model the angular form of the bound."""
-        if self.caps is None:
-            self._speed_bound_tables()
-        if self.caps[2] is None:
-            b2n = self.mjc_body_to_newton.numpy()
-            ok = b2n >= 0
-            ang, lin = np.full(b2n.shape, np.inf), np.full(b2n.shape, np.inf)
-            ang[ok] = body_ang_cap.numpy()[b2n[ok]]
-            lin[ok] = body_lin_cap.numpy()[b2n[ok]]
-            self.caps = self.caps[:2] + (ang, lin) + self.caps[4:] + ((float(ang.min(initial=np.inf)),
-                                                                        float(lin.min(initial=np.inf))),)
-        ang_cap, lin_cap = self.caps[2:4]
-        if self._speeds_below(*self.caps[6]):     # (no body reaches the lowest caps)
+    def may_reach_speed_caps(self, dev: DeviceTables) -> bool:
+        """False when no body of any world can move faster than its speed caps (`dev` = sim.dev:
+        body_ang_cap, body_lin_cap): the bounds of check_rows first, then the exact speeds from
+        the rows (`_exact_speeds`), or where the row kernels do not follow the model the angular
+        form of the bound."""
+        if self.checked is None:
+            self.check_rows(dev)
+        if not self.checked[1]:
             return False
-        w, v = self._body_bounds()
-        if (w <= ang_cap).all() and (v <= lin_cap).all():
-            return False
-        exact = self._exact_speeds()
+        t = self._check_tables(dev)
+        ang_cap, lin_cap = t["caps"]
+        exact = self._exact_speeds(t["over_mask"])
         if exact is not None:      # (a margin below the caps for Newton's float32 speeds; NaN: True)
-            w, v = exact
-            return bool((~(w <= ang_cap * (1.0 - 1e-6)) | ~(v <= lin_cap * (1.0 - 1e-6))).any())
+            worlds = np.nonzero(t["over"])[0]
+            w, v = exact[0][worlds], exact[1][worlds]
+            a, l = ang_cap[worlds] * (1.0 - 1e-6), lin_cap[worlds] * (1.0 - 1e-6)
+            return bool((~(w <= a) | ~(v <= l)).any())
+        w, v = self._body_bounds()
         if (v > lin_cap).any():
             return True
         over = ~(w <= ang_cap)
@@ -946,61 +970,40 @@ class SolverMuJoCoC(SolverMuJoCo):
                 return True
         return False
 
-    def _exact_speeds(self):
-        """(worlds, MuJoCo bodies) exact angular and COM speeds from the rows
-        (kernels.row_body_speeds, where the row kernels follow the model; else None), once per
-        step."""
-        if self.speeds is None:
-            tables = self._wrench_tables() if not self.params_dirty else None
-            if tables is None:
-                return None
-            M, _, arrays, views = tables
-            self.launch_rows("row_speeds", K().row_body_speeds, self.nworld, (M, *arrays))
-            self.speeds = views
-        return self.speeds
+    def _exact_speeds(self, worlds=None):
+        """(worlds, MuJoCo bodies) exact angular and COM speeds from the rows, computed for the
+        rows of the worlds flagged in `worlds` (Warp int32 over worlds, non-zero: compute; None:
+        all) by kernels.row_body_speeds where the row kernels follow the model; else None.
+        (A mask rather than a list: one launch of fixed size replays as a graph.)"""
+        tables = self._wrench_tables() if not self.params_dirty else None
+        if tables is None:
+            return None
+        M, _, arrays, views = tables
+        self.launch_rows("row_speeds", K().row_body_speeds, self.nworld,
+                         (M, arrays[0] if worlds is None else worlds, *arrays[1:]))
+        return views[1:]
 
     def speed_bounds(self, tight: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Per world: (a bound on every body's angular speed, on every body's COM speed), from
-        MuJoCo's velocities (once per step; read by the NaN guard and the speed caps); `tight`:
-        the angular one from `_angular_bound` (every body)."""
+        MuJoCo's velocities after the last step (check_rows); `tight`: the angular one from
+        `_angular_bound` (every body)."""
         w, v = self._body_bounds()
         if tight:
             every = np.arange(w.shape[0])
             w = np.stack([self._angular_bound(every, b) for b in range(w.shape[1])], 1)
         return w.max(1, initial=0.0), v.max(1, initial=0.0)
 
-    def _qvel_max(self):
-        """max |qvel| over every world's rows (NaN when one is NaN), once per step."""
-        if self.vmax is None:
-            self.vmax = float(np.abs(self.flat["qvel"]).max(initial=0.0))
-        return self.vmax
-
-    def _speeds_below(self, ang, lin):
-        """True when no body can turn faster than `ang` or move faster than `lin`, by the bound
-        of `_body_bounds` at every body's largest lever and every DOF at the largest |qvel| (one
-        number per step; False when it cannot tell, NaN included)."""
-        if self.caps is None:
-            self._speed_bound_tables()
-        top = self._qvel_max()
-        a, l = self.caps[5]
-        return top * a <= ang and top * l <= lin
-
     def _body_bounds(self):
-        """(worlds, MuJoCo bodies) bounds on each body's angular speed, |w_b| <= sum of |angular
-        qvel| of the joints from the root down to b, and COM speed, |v_b| <= the same sum for
-        linear qvel + each angular |qvel| times the length of the chain from its joint's anchor
-        to b's COM (body offsets, inertial offset and anchor offset: longer than that distance
-        in any configuration)."""
-        if self.bounds is None:
-            if self.caps is None:
-                self._speed_bound_tables()
-            ang, lin_lever = self.caps[:2]
-            qvel = np.abs(self.rows["qvel"])
-            if lin_lever.ndim == 2:
-                self.bounds = (qvel @ ang, qvel @ lin_lever)
-            else:                                  # (per-world offsets: a matrix per world)
-                self.bounds = (qvel @ ang, np.einsum("wd,wdb->wb", qvel, lin_lever))
-        return self.bounds
+        """(worlds, MuJoCo bodies) bounds of check_rows on each body's angular speed, |w_b| <= sum
+        of |angular qvel| of the joints from the root down to b, and COM speed, |v_b| <= the
+        same sum for linear qvel + each angular |qvel| times the length of the chain from its
+        joint's anchor to b's COM (body offsets, inertial offset and anchor offset: longer
+        than that distance in any configuration)."""
+        if self.checked is None:
+            if self.check_dev is None:
+                raise GymlikeValueError("speed bounds: no step has run yet")
+            self.check_rows(self.check_dev)
+        return self._check_tables(self.check_dev)["bounds"]
 
     def _angular_bound(self, worlds, body):
         """A tighter bound on the angular speed of MuJoCo body `body` in `worlds` (costlier than
@@ -1013,6 +1016,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         return np.sqrt(((v @ C) * v).sum(1))
 
     def _speed_bound_tables(self):
+        """The chain geometry of the speed bounds (row_checks; bodies come after their parents
+        in MuJoCo): which DOFs are angular, per DOF the length of its joint's anchor offset,
+        per body the lengths of its offset from the parent and of its COM offset (one row, or
+        one per world where the batch steps per-world values), and for _angular_bound each
+        body's angular DOFs from the root down with their axis dots."""
         m, mj = self.template, self.mujoco
         J = mj.mjtJoint
         nv, nb = m.nv, m.nbody
@@ -1028,31 +1036,17 @@ class SolverMuJoCoC(SolverMuJoCo):
             v = self.batch._expanded.get(name)
             return np.asarray(getattr(m, name))[None] if v is None else v
         body_pos, body_ipos, jnt_pos = per_world("body_pos"), per_world("body_ipos"), per_world("jnt_pos")
-        nw = max(len(body_pos), len(body_ipos), len(jnt_pos))
-        bp = np.linalg.norm(np.broadcast_to(body_pos, (nw, nb, 3)), axis=2)
-        ip = np.linalg.norm(np.broadcast_to(body_ipos, (nw, nb, 3)), axis=2)
-        jp = np.linalg.norm(np.broadcast_to(jnt_pos, (nw, m.njnt, 3)), axis=2)
-        parent = np.asarray(m.body_parentid)
-        dof_body, dof_jnt = np.asarray(m.dof_bodyid), np.asarray(m.dof_jntid)
-        ang = np.zeros((nv, nb))                   # angular DOF d moves body b
-        lin_lever = np.zeros((nw, nv, nb))
+        bp = np.linalg.norm(body_pos.reshape(len(body_pos), nb, 3), axis=2)
+        ip = np.linalg.norm(body_ipos.reshape(len(body_ipos), nb, 3), axis=2)
+        jp = np.linalg.norm(jnt_pos.reshape(len(jnt_pos), m.njnt, 3), axis=2)
+        dof_reach = np.where(angular, jp[:, np.asarray(m.dof_jntid)], 0.0)
+        parent, dof_body = np.asarray(m.body_parentid), np.asarray(m.dof_bodyid)
+        ang = np.zeros((nv, nb), bool)             # angular DOF d moves body b
         for b in range(1, nb):
-            reach = np.zeros(nw)                   # chain length from the current ancestor's origin to b's
-            a = b
-            while a > 0:
-                for d in np.nonzero(dof_body == a)[0]:
-                    if angular[d]:
-                        ang[d, b] = 1.0
-                        lin_lever[:, d, b] = jp[:, dof_jnt[d]] + reach + ip[:, b]
-                    else:
-                        lin_lever[:, d, b] = 1.0
-                reach = reach + bp[:, a]
-                a = parent[a]
+            ang[:, b] = ang[:, parent[b]] | (angular & (dof_body == b))
         C = self._axis_dots(angular)
-        form = [(np.nonzero(ang[:, b])[0], C[np.ix_(ang[:, b] > 0, ang[:, b] > 0)]) for b in range(nb)]
-        # (largest column sums: every body's bound when every |qvel| is the largest, _speeds_below)
-        largest = (float(ang.sum(0).max(initial=0.0)), float(lin_lever.sum(1).max(initial=0.0)))
-        self.caps = (ang, lin_lever[0] if nw == 1 else lin_lever, None, None, form, largest)
+        form = [(np.nonzero(ang[:, b])[0], C[np.ix_(ang[:, b], ang[:, b])]) for b in range(nb)]
+        self.caps = (angular, dof_reach, bp, ip, form)
 
     def _axis_dots(self, angular):
         """(nv, nv) C_de = |a_d . a_e| for angular DOFs whose axes are fixed in a common frame

@@ -106,16 +106,18 @@ class Stepper:
             t0 = self._clock()
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
             self._lap("solver", t0)
-            if d.velocity_clamp and cstep is not None and "observables" not in kw:
-                # DOF velocity limits (MuJoCo has none of its own), on MuJoCo C's own rows
-                cstep.clamp_dof_velocities(d.dof_qd, d.dof_velocity_limit)
+            on_c = cstep is not None and "observables" not in kw
+            if on_c and (d.velocity_clamp or d.speed_caps or sim.check_nan):
+                # one pass over MuJoCo C's rows: DOF velocity limits (MuJoCo has none of its
+                # own), the speed bounds read by the caps and the NaN guard below
+                cstep.check_rows(d)
             elif d.velocity_clamp:
                 sim.sync_state()
                 launch(("vclamp", id(s_out)), K().clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
             # body speed caps (PhysX's max_linear/angular_velocity); the C step first bounds the
             # speeds from MuJoCo's velocities and skips them when no body can reach its cap
-            caps = d.speed_caps and (cstep is None or cstep.may_reach_speed_caps(d.body_ang_cap, d.body_lin_cap))
+            caps = d.speed_caps and (not on_c or cstep.may_reach_speed_caps(d))
             if caps:
                 sim.sync_state()
                 d.actor_speed_scale.fill_(1.0)
@@ -123,7 +125,7 @@ class Stepper:
                        (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
                 launch(("ascale", id(s_out)), K().scale_actor_velocities, d.num_actors,
                        (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self.clamped))
-            if caps and cstep is not None and "observables" not in kw and self.flag(self.clamped):
+            if caps and on_c and self.flag(self.clamped):
                 # the same scale on MuJoCo's rows of the capped actors (velocities are linear in
                 # the joint velocities), and their bodies follow Newton's scaled joint velocities
                 self.clamped.zero_()
@@ -195,7 +197,7 @@ class Stepper:
         cstep = mjc.c_step(sim.solver)
         # (the C step first checks MuJoCo's state: finite, provably below the speed bound and
         # within the DOF limits' margin leaves nothing to flag, and needs no Newton conversion)
-        if cstep is None or not cstep.surely_sound(d.dof_qd, sim.model):
+        if cstep is None or not cstep.surely_sound(d):
             st = sim.state
             self.launch(("nan", id(st)), K().find_nan_worlds, d.num_bodies,
                         (st.body_q, st.body_qd, d.body_env, d.nan_worlds, d.nan_count))

@@ -1,0 +1,41 @@
+"""core/launch.Launcher: one recorded launch per call site, replayed as a captured graph on the
+CPU while its dimension and arguments stay the same; every change reaches the kernel."""
+
+import numpy as np
+import warp as wp
+
+from gymlike.core.launch import Launcher
+
+
+@wp.kernel
+def _add(out: wp.array(dtype=wp.float32), value: float):
+    i = wp.tid()
+    out[i] = out[i] + value
+
+
+def test_replays_run_the_kernel_and_every_change_reaches_it():
+    launch = Launcher("cpu")
+    a = wp.zeros(4, dtype=wp.float32, device="cpu")
+    b = wp.zeros(4, dtype=wp.float32, device="cpu")
+    for _ in range(5):                       # recorded, launched, captured, then replayed
+        launch("site", _add, 4, (a, 1.0))
+    np.testing.assert_array_equal(a.numpy(), [5, 5, 5, 5])
+    assert launch._cmds["site"][4] is not None          # (the graph that replayed)
+    launch("site", _add, 4, (a, 0.5))                   # another scalar: the recorded launch for good
+    launch("site", _add, 4, (a, 0.5))
+    np.testing.assert_array_equal(a.numpy(), [6, 6, 6, 6])
+    assert launch._cmds["site"][4] is False
+    for _ in range(4):
+        launch("site", _add, 4, (a, 0.5))
+    np.testing.assert_array_equal(a.numpy(), [8, 8, 8, 8])
+    launch("site", _add, 2, (a, 0.5))                   # another dimension
+    launch("site", _add, 2, (a, 0.5))
+    np.testing.assert_array_equal(a.numpy(), [9, 9, 8, 8])
+    for _ in range(3):                                  # another array: the old one is left alone
+        launch("site", _add, 4, (b, 2.0))
+    np.testing.assert_array_equal(b.numpy(), [6, 6, 6, 6])
+    np.testing.assert_array_equal(a.numpy(), [9, 9, 8, 8])
+    for _ in range(5):                                  # call sites are independent
+        launch("other", _add, 4, (a, 1.0))
+    assert launch._cmds["other"][4]
+    np.testing.assert_array_equal(a.numpy(), [14, 14, 13, 13])
