@@ -47,14 +47,25 @@ class Stepper:
         self.timing = None
         self._hosts = {}
 
+    def _host(self, arr: wp.array):
+        """A kept numpy view of a CPU array."""
+        h = self._hosts.get(id(arr))
+        if h is None or h[0] is not arr:
+            h = self._hosts[id(arr)] = (arr, arr.numpy())
+        return h[1]
+
     def flag(self, arr: wp.array) -> int:
         """arr[0] as an int (on the CPU through a kept numpy view of the array)."""
         if not self.sim.device.startswith("cpu"):
             return int(arr.numpy()[0])
-        h = self._hosts.get(id(arr))
-        if h is None or h[0] is not arr:
-            h = self._hosts[id(arr)] = (arr, arr.numpy())
-        return int(h[1][0])
+        return int(self._host(arr)[0])
+
+    def zero(self, arr: wp.array) -> None:
+        """arr.zero_() (on the CPU a numpy fill of a kept view: no launch through Warp)."""
+        if self.sim.device.startswith("cpu"):
+            self._host(arr).fill(0)
+        else:
+            arr.zero_()
 
     def simulate(self) -> None:
         """One `simulate` call: sim.params.substeps solver substeps of dt / substeps s each, with the
@@ -152,10 +163,10 @@ class Stepper:
         if d.efforts_pending:
             if not on_rows:
                 sim.control.joint_f.zero_()
-            d.dof_effort.zero_()
+            self.zero(d.dof_effort)
             d.efforts_pending = False
         if d.forces_pending:
-            d.body_force.zero_()
+            self.zero(d.body_force)
             d.forces_pending = False
         sim.time += float(sim.params.dt)
         sim.frame += 1
