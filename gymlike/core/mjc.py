@@ -706,12 +706,12 @@ class SolverMuJoCoC(SolverMuJoCo):
     def scale_velocities(self, newton_qd: np.ndarray, factors: np.ndarray) -> None:
         """The velocities of the Newton joint DOFs `newton_qd` (int array) times `factors` on
         MuJoCo's rows (the speed caps scale whole actors: MuJoCo's velocities of an actor are
-        linear in Newton's joint velocities, so they scale alike)."""
+        linear in Newton's joint velocities, so they scale alike). `factors` < 1: the bounds and
+        flags of check_rows stay true of the slower state (kept; the guard reads them next)."""
         rows = self._newton_dof_rows()[newton_qd]
         ok = rows >= 0
         r, nv = rows[ok], self.mj_model.nv
         self.flat["qvel"][r // nv, r % nv] *= factors[ok]
-        self.checked = None
 
     def _dof_cells(self, dof_qd):
         """(world, MuJoCo DOF, valid) of the Newton DOFs `dof_qd` (Warp int32) in the qvel rows."""
