@@ -386,6 +386,20 @@ def row_contact_wrenches(bodies: wp.array(dtype=wp.int32), body_rows: wp.array(d
     torque[b] = wp.vec3(t)
 
 
+@wp.kernel
+def row_efforts(effort: wp.array(dtype=wp.float32), limit: wp.array(dtype=wp.float32),
+                scale: wp.array(dtype=wp.float32), world: wp.array(dtype=wp.int32),
+                col: wp.array(dtype=wp.int32), rows: wp.array2d(dtype=wp.float64)):
+    """Isaac Gym's pending DOF efforts (one thread per DOF) into MuJoCo's qfrc_applied rows as
+    apply_dof_efforts and Newton's conversion give them for hinge and slide DOFs: clamped to
+    the effort limit, times the scale (0 for DOFs not in effort mode), in float32; the effort is
+    consumed (zeroed: efforts last one simulate)."""
+    d = wp.tid()
+    f = wp.clamp(effort[d], -limit[d], limit[d]) * scale[d]
+    rows[world[d], col[d]] = wp.float64(f)
+    effort[d] = 0.0
+
+
 # The divergence guard's bounds: finite states no Isaac Gym scene reaches and no later step
 # recovers from (step.Stepper.check_nan names their envs; one reset recovers them).
 DIVERGED_SPEED = wp.constant(1.0e5)       # m/s or rad/s, any body

@@ -162,7 +162,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.dof_rows = None         # Newton DOF -> flat qvel row (_newton_dof_rows)
         self.dof_cell_cache = None   # (id of the DOF table, dof_cells)
         self.limit_cache = None      # (ids of the tables, _guard_tables)
-        self.effort_cache = None     # (effort array, its view, limits, scales, non-effort DOFs) of write_efforts
+        self.effort_cache = None     # (effort array, arguments of kernels.row_efforts, the rows) of write_efforts
         # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
         # through the reload of its world (no model notification needed)
         newton = _newton()
@@ -192,7 +192,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if state is not None:
             b.state[:] = state
         self.batch = b
-        self.wrench_cache = self.check_cache = None     # (views of the old batch's rows and per-world fields)
+        self.wrench_cache = self.check_cache = self.effort_cache = None   # (views of the old batch's rows and fields)
         self.rows = {name: b.bind(name) for name in
                      ("time", "qpos", "qvel", "act", "qacc_warmstart", "ctrl", "qfrc_applied",
                       "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat")}
@@ -609,26 +609,25 @@ class SolverMuJoCoC(SolverMuJoCo):
         """Isaac Gym's pending efforts (`dev` = sim.dev: dof_effort, dof_mode, dof_effort_limit,
         dof_effort_scale) straight into the qfrc_applied rows, as kernels.apply_dof_efforts and
         Newton's conversion give them for hinge and slide DOFs (the effort of DOF_MODE_EFFORT
-        DOFs clamped to its limit, times the scale, in float32): no joint_f, no conversion.
-        False (nothing written) when a DOF is not a hinge or slide of MuJoCo."""
+        DOFs clamped to its limit, times the scale, in float32), consuming dof_effort: no
+        joint_f, no conversion (kernels.row_efforts). False (nothing written) when a DOF is not
+        a hinge or slide of MuJoCo."""
         cells = self.dof_cells(dev.dof_qd)
         if cells is None:
             return False
         c = self.effort_cache
         if c is None or c[0] is not dev.dof_effort:
-            off = dev.dof_mode.numpy() != int(K().DOF_MODE_EFFORT)
-            c = self.effort_cache = (dev.dof_effort, dev.dof_effort.numpy(), dev.dof_effort_limit.numpy().copy(),
-                                     dev.dof_effort_scale.numpy().copy(), off if off.any() else None)
-        _, effort, limit, scale, off = c
-        f = np.clip(effort, -limit, limit)
-        f *= scale
-        if off is not None:
-            f[off] = 0.0
-        qfrc = self.flat["qfrc_applied"]
-        if cells.cols is not None:
-            qfrc[:, cells.cols[1]] = f.reshape(self.nworld, -1)
-        else:
-            qfrc[cells.w, cells.vc] = f
+            wp = _wp()
+            scale = dev.dof_effort_scale.numpy() * (dev.dof_mode.numpy() == int(K().DOF_MODE_EFFORT))
+            state = self.batch.state
+
+            def on_cpu(a, dtype):
+                return wp.array(np.ascontiguousarray(a, dtype), device="cpu")
+            c = self.effort_cache = (dev.dof_effort, (
+                dev.dof_effort, on_cpu(dev.dof_effort_limit.numpy(), np.float32), on_cpu(scale, np.float32),
+                on_cpu(cells.w, np.int32), on_cpu(self._row_at("qfrc_applied") + cells.vc, np.int32),
+                wp.array(ptr=state.ctypes.data, dtype=wp.float64, shape=state.shape, device="cpu")), state)
+        self.launch_rows("efforts", K().row_efforts, len(cells.w), c[1])
         return True
 
     # ------------------------------------------------------------------ checks on the rows

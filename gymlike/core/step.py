@@ -161,9 +161,9 @@ class Stepper:
         sim.joint_state_stale = sim.type == SimType.SIM_FLEX   # XPBD writes bodies only
         # efforts and body forces last one simulate() call
         if d.efforts_pending:
-            if not on_rows:
+            if not on_rows:             # (on the rows the effort kernel consumed them)
                 sim.control.joint_f.zero_()
-            self.zero(d.dof_effort)
+                self.zero(d.dof_effort)
             d.efforts_pending = False
         if d.forces_pending:
             self.zero(d.body_force)
