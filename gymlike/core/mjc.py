@@ -162,7 +162,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.dof_rows = None         # Newton DOF -> flat qvel row (_newton_dof_rows)
         self.dof_cell_cache = None   # (id of the DOF table, dof_cells)
         self.limit_cache = None      # (ids of the tables, _guard_tables)
-        self.effort_cache = None     # (effort array, arguments of kernels.row_efforts, the rows) of write_efforts
+        self.effort_cache = None     # (effort array, arguments of kernels.row_efforts) of write_efforts
         # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
         # through the reload of its world (no model notification needed)
         newton = _newton()
@@ -192,6 +192,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         if state is not None:
             b.state[:] = state
         self.batch = b
+        # the rows as one Warp array (a view: no copy), read and written by the row kernels
+        self.state_rows = _wp().array(ptr=b.state.ctypes.data, dtype=_wp().float64, shape=b.state.shape,
+                                      device="cpu")
         self.wrench_cache = self.check_cache = self.effort_cache = None   # (views of the old batch's rows and fields)
         self.rows = {name: b.bind(name) for name in
                      ("time", "qpos", "qvel", "act", "qacc_warmstart", "ctrl", "qfrc_applied",
@@ -559,7 +562,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             return wp.array(np.asarray(a, np.int32).reshape(-1), dtype=wp.int32, device="cpu")
 
         M = K().RowModel()
-        M.rows = wp.array(ptr=state.ctypes.data, dtype=wp.float64, shape=state.shape, device="cpu")
+        M.rows = self.state_rows
         M.qpos_at, M.qvel_at, M.xfrc_at = (self._row_at(k) for k in ("qpos", "qvel", "xfrc_applied"))
         M.mocap_pos_at, M.mocap_quat_at = self._row_at("mocap_pos"), self._row_at("mocap_quat")
         M.parent, M.mocap, M.jnt_first, M.jnt_count = (ints(a) for a in (m.body_parentid, m.body_mocapid,
@@ -619,14 +622,13 @@ class SolverMuJoCoC(SolverMuJoCo):
         if c is None or c[0] is not dev.dof_effort:
             wp = _wp()
             scale = dev.dof_effort_scale.numpy() * (dev.dof_mode.numpy() == int(K().DOF_MODE_EFFORT))
-            state = self.batch.state
 
             def on_cpu(a, dtype):
                 return wp.array(np.ascontiguousarray(a, dtype), device="cpu")
             c = self.effort_cache = (dev.dof_effort, (
                 dev.dof_effort, on_cpu(dev.dof_effort_limit.numpy(), np.float32), on_cpu(scale, np.float32),
                 on_cpu(cells.w, np.int32), on_cpu(self._row_at("qfrc_applied") + cells.vc, np.int32),
-                wp.array(ptr=state.ctypes.data, dtype=wp.float64, shape=state.shape, device="cpu")), state)
+                self.state_rows))
         self.launch_rows("efforts", K().row_efforts, len(cells.w), c[1])
         return True
 
@@ -687,12 +689,10 @@ class SolverMuJoCoC(SolverMuJoCo):
 
         def ints(a):
             return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
-        state = self.batch.state
-        rows = wp.array(ptr=state.ctypes.data, dtype=wp.float64, shape=state.shape, device="cpu")
-        args = (rows, self._row_at("qpos"), self._row_at("qvel"), vlim, lo, hi, ints(m.body_parentid),
+        args = (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), vlim, lo, hi, ints(m.body_parentid),
                 ints(m.body_dofadr), ints(m.body_dofnum), ints(angular), f64(dof_reach), f64(bp), f64(ip),
                 f64(caps[0]), f64(caps[1]), *out, over, flags)
-        return dict(args=args, keep=state, caps=caps, bounds=(out[0].numpy(), out[3].numpy()), over_mask=over,
+        return dict(args=args, caps=caps, bounds=(out[0].numpy(), out[3].numpy()), over_mask=over,
                     over=over.numpy(),
                     flags=flags.numpy())
 
@@ -853,7 +853,6 @@ class SolverMuJoCoC(SolverMuJoCo):
         c = self.obs_cache
         if c is None or c[0] is not self.batch:
             t, m = self.obs_tables, self.mj_model
-            state = self.batch.state
 
             def f64(a, k):
                 return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.size // k, k), device="cpu")
@@ -861,8 +860,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             def ints(a):
                 return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
             args = (ints(t["body_rows"]), ints(t["root_rows"]), ints(t["has_row"]), f64(self.out["cfrc_ext"], 6),
-                    f64(self.out["subtree_com"], 3), f64(self.out["xipos"], 3),
-                    wp.array(ptr=state.ctypes.data, dtype=wp.float64, shape=state.shape, device="cpu"),
+                    f64(self.out["subtree_com"], 3), f64(self.out["xipos"], 3), self.state_rows,
                     self._row_at("xfrc_applied"), m.nbody)
             c = self.obs_cache = (self.batch, args, dict(self.out))
         self.launch_rows("contact_wrenches", K().row_contact_wrenches, bodies.shape[0],
