@@ -309,6 +309,64 @@ def test_body_speed_cap_limits_a_spinning_blade_physx(gym, tmp_path, driven):
             assert _q(gym, envs[i]) == (0.0, 0.0)
 
 
+def _capped_scene(gym, tmp_path):
+    """3 envs of three actors: an arm whose COM (0.25 m off its hinge) is capped at 0.5 m/s
+    (max_linear_velocity: the arm turns at most 2 rad/s), a blade capped at 3 rad/s, a box
+    falling under gravity capped at 1 m/s. Env 0 drives the arm and the blade, env 1 the arm,
+    env 2 neither."""
+    tmp_path.mkdir()
+    write(tmp_path, "arm.urdf", ARM_URDF.format(axis_z=1))
+    write(tmp_path, "prop.urdf", PROP_URDF.format(jtype="continuous", extra=""))
+    sim = make_sim(gym, "physx", ground=False, dt=DT, substeps=1)
+    eff = gymapi.DOF_MODE_EFFORT
+    arm = gym.load_asset(sim, str(tmp_path), "arm.urdf", options(fix_base_link=True, max_linear_velocity=0.5,
+                                                                 default_dof_drive_mode=eff))
+    prop = gym.load_asset(sim, str(tmp_path), "prop.urdf", options(fix_base_link=True, max_angular_velocity=3.0,
+                                                                   default_dof_drive_mode=eff))
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options(max_linear_velocity=1.0))
+    envs = []
+    for _ in range(3):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
+        gym.create_actor(env, arm, pose(z=1.0), "arm", 0, 0)
+        gym.create_actor(env, prop, pose(x=1.0, z=1.0), "prop", 0, 0)
+        gym.create_actor(env, box, pose(y=1.0, z=1.0), "box", 0, 0)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    efforts = torch.tensor([[0.5, 0.5], [0.5, 0.0], [0.0, 0.0]]).reshape(-1)
+    for _ in range(150):
+        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(efforts))
+        gym.simulate(sim)
+    dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+    bodies = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
+    gym.refresh_dof_state_tensor(sim)
+    gym.refresh_rigid_body_state_tensor(sim)
+    return dofs.clone(), bodies.clone()
+
+
+def test_speed_caps_on_rows_equal_the_caps_through_newtons_state_physx(gym, tmp_path, monkeypatch):
+    """On the C pipeline the caps scale MuJoCo's rows from exact body speeds (row_speed_caps);
+    the same run capped through Newton's converted state (body_speed_scale) gives the same
+    states, and each capped body moves at its cap: angular, linear on a lever, linear of a
+    free body (whose fall follows the capped ramp), the other actors and envs untouched."""
+    from gymlike.core import mjc
+    dofs, bodies = _capped_scene(gym, tmp_path / "rows")
+    monkeypatch.setattr(mjc.SolverMuJoCoC, "cap_speeds", lambda self, dev: False)
+    dofs_n, bodies_n = _capped_scene(gym, tmp_path / "newton")
+    assert torch.allclose(dofs, dofs_n, rtol=1e-5, atol=1e-6)
+    assert torch.allclose(bodies, bodies_n, rtol=1e-5, atol=1e-6)
+    q, v = dofs[:, 0].reshape(3, 2), dofs[:, 1].reshape(3, 2)
+    t = 150 * DT
+    assert v[0, 0] == pytest.approx(2.0, rel=1e-4) and v[1, 0] == pytest.approx(2.0, rel=1e-4)
+    assert q[0, 0] == pytest.approx(_capped_travel(2.0, 0.5 / I_ARM, t), rel=0.01)
+    assert v[0, 1] == pytest.approx(3.0, rel=1e-4)
+    assert q[0, 1] == pytest.approx(_capped_travel(3.0, 0.5 / I_PROP, t), rel=0.01)
+    assert (q[1:, 1] == 0).all() and (v[1:, 1] == 0).all() and (q[2] == 0).all()
+    b = bodies.reshape(3, 5, 13)          # (arm base, arm, prop base, blade, box) per env
+    assert b[:2, 1, 7:10].norm(dim=1) == pytest.approx([0.5, 0.5], rel=1e-4)
+    assert b[:, 4, 7:10].norm(dim=1) == pytest.approx([1.0] * 3, rel=1e-4)
+    assert 1.0 - b[:, 4, 2] == pytest.approx([_capped_travel(1.0, 9.81, t)] * 3, rel=0.01)
+
+
 def test_body_speed_cap_with_several_solver_calls_per_simulate_physx(gym, tmp_path):
     """A sim with an attractor steps each substep in its own solver call: a cap applied after the
     first substep leaves the second one's step length and the capped speed as they should be."""

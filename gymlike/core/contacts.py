@@ -113,6 +113,10 @@ class ContactForces:
         n = max(1, sim.host.num_bodies)
         self.force = wp.zeros(n, dtype=wp.vec3, device=sim.device)
         self.torque = wp.zeros(n, dtype=wp.vec3, device=sim.device)
+        # on MuJoCo C, the poses of the bodies in the substep the forces act in (`posed`: pose
+        # holds them for the bodies update was given; else the force sensors read Newton's state)
+        self.pose = wp.zeros(n, dtype=wp.transform, device=sim.device)
+        self.posed = False
         self._stamp = self._part_stamp = None
         self._ids = {}                  # Warp int32 copies of the body lists update is given (C step)
 
@@ -124,6 +128,7 @@ class ContactForces:
         stamp = (id(o.obs), o.steps, self.sim.frame)
         if stamp == self._stamp:
             return
+        self.posed = False
         if o.c is not None:               # MuJoCo C: per-body contact wrenches of the last step
             if o.steps == 0:
                 self.force.zero_()
@@ -131,6 +136,7 @@ class ContactForces:
                 self._stamp = stamp
                 return
             part = bodies is not None
+            self.posed = True
             if part and self._part_stamp == (stamp, id(bodies)):
                 return
             key = id(bodies) if part else None
@@ -140,7 +146,7 @@ class ContactForces:
                 ids = self._ids[key] = (bodies, wp.array(np.asarray(listed, np.int32), dtype=wp.int32,
                                                          device=self.sim.device))
             if ids[1].shape[0]:
-                o.c.write_contact_wrenches(self.force, self.torque, ids[1])
+                o.c.write_contact_wrenches(self.force, self.torque, self.pose, ids[1])
             if part:
                 self._part_stamp = (stamp, id(bodies))
             else:
@@ -447,9 +453,10 @@ class ForceSensors:
             return
         cf = contact_forces(self.sim, "refresh_force_sensor_tensor")
         cf.update(bodies=self.tree_bodies)
-        st = self.sim.state
-        self.launch(("sensors", id(st)), _sensor_wrenches, self.count,
-                    (cf.force, cf.torque, st.body_q, self.sim.model.body_com, self.body, self.pose, self.flags,
+        # (on MuJoCo C the bodies' poses where the forces acted, with no Newton conversion)
+        body_q = cf.pose if cf.posed else self.sim.state.body_q
+        self.launch(("sensors", id(body_q)), _sensor_wrenches, self.count,
+                    (cf.force, cf.torque, body_q, self.sim.model.body_com, self.body, self.pose, self.flags,
                      self.tree_start, self.tree, out))
 
 

@@ -275,6 +275,54 @@ def row_body_speeds(M: RowModel, worlds: wp.array(dtype=wp.int32), ang_speed: wp
 
 
 @wp.kernel
+def row_speed_caps(M: RowModel, worlds: wp.array(dtype=wp.int32), ang_cap: wp.array2d(dtype=wp.float64),
+                   lin_cap: wp.array2d(dtype=wp.float64), body_actor: wp.array(dtype=wp.int32),
+                   dof_actor: wp.array2d(dtype=wp.int32), scale: wp.array(dtype=wp.float64),
+                   capped: wp.array(dtype=int)):
+    """Isaac Gym's body speed caps (PhysX's max_angular/linear_velocity) on MuJoCo's rows of the
+    worlds w with worlds[w] != 0: each body's exact angular and COM speed (as row_body_speeds),
+    per actor the factor bringing its fastest body to its caps (body_speed_scale's), then the
+    actor's qvel entries times it (dof_actor: the actor of each (world, MuJoCo DOF), -1 none;
+    the velocities of an actor are linear in its joint velocities). capped[0] = 1 where any
+    actor was scaled. `scale` (actors) is scratch, written by the thread of each actor's world."""
+    w = wp.tid()
+    if worlds[w] == 0:
+        return
+    for k in range(dof_actor.shape[1]):
+        a = dof_actor[w, k]
+        if a >= 0:
+            scale[a] = wp.float64(1.0)
+    _mj_root(M, w)
+    w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
+    cw = wp.min(w, ang_cap.shape[0] - 1)
+    one = wp.float64(1.0)
+    hit = int(0)
+    for b in range(1, M.parent.shape[0]):
+        _mj_body(M, w, b)
+        om = M.ang[w, b]
+        ws = wp.length(om)
+        vs = wp.length(M.lin[w, b] + wp.cross(om, wp.quat_rotate(M.rot[w, b], M.body_ipos[w_ipos, b])))
+        s = one
+        if ws > ang_cap[cw, b]:
+            s = ang_cap[cw, b] / ws
+        if vs > lin_cap[cw, b]:
+            s = wp.min(s, lin_cap[cw, b] / vs)
+        n = M.newton_body[w, b]
+        if s < one and n >= 0:
+            a = body_actor[n]
+            if a >= 0:
+                scale[a] = wp.min(scale[a], s)
+                hit = 1
+    if hit != 0:
+        for k in range(dof_actor.shape[1]):
+            a = dof_actor[w, k]
+            if a >= 0:
+                if scale[a] < one:
+                    M.rows[w, M.qvel_at + k] = M.rows[w, M.qvel_at + k] * scale[a]
+        capped[0] = 1
+
+
+@wp.kernel
 def row_checks(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
                vlim: wp.array2d(dtype=wp.float64), q_lo: wp.array2d(dtype=wp.float64),
                q_hi: wp.array2d(dtype=wp.float64), parent: wp.array(dtype=wp.int32),
@@ -358,20 +406,25 @@ def row_checks(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
 def row_contact_wrenches(bodies: wp.array(dtype=wp.int32), body_rows: wp.array(dtype=wp.int32),
                          root_rows: wp.array(dtype=wp.int32), has_row: wp.array(dtype=wp.int32),
                          ext: wp.array2d(dtype=wp.float64), subtree_com: wp.array2d(dtype=wp.float64),
-                         xipos: wp.array2d(dtype=wp.float64), rows: wp.array2d(dtype=wp.float64),
+                         xipos: wp.array2d(dtype=wp.float64), xpos: wp.array2d(dtype=wp.float64),
+                         xquat: wp.array2d(dtype=wp.float64), rows: wp.array2d(dtype=wp.float64),
                          xfrc_at: int, nbody: int, applied: int, force: wp.array(dtype=wp.vec3),
-                         torque: wp.array(dtype=wp.vec3)):
+                         torque: wp.array(dtype=wp.vec3), pose: wp.array(dtype=wp.transform)):
     """The contact force and torque about the COM on each of the Newton `bodies` in MuJoCo's last
     substep, world frame: MuJoCo's external wrench of the body's row (`ext`: torque, force; the
     torque about the root's subtree COM) less the applied one (xfrc_applied in the state rows:
     force, torque at the COM) when `applied`, the torque moved to the COM: ext_t - app_t +
-    (subtree COM - COM) x ext_f. Bodies without a row (world -1) get zeros."""
+    (subtree COM - COM) x ext_f; `pose`: the body's pose in that substep (xpos, xquat), where
+    the forces act. Bodies without a row (world -1) get zeros and the identity."""
     b = bodies[wp.tid()]
     if has_row[b] == 0:
         force[b] = wp.vec3()
         torque[b] = wp.vec3()
+        pose[b] = wp.transform_identity()
         return
     r = body_rows[b]
+    pose[b] = wp.transform(wp.vec3(float(xpos[r, 0]), float(xpos[r, 1]), float(xpos[r, 2])),
+                           wp.quat(float(xquat[r, 1]), float(xquat[r, 2]), float(xquat[r, 3]), float(xquat[r, 0])))
     root = root_rows[b]
     f = wp.vec3d(ext[r, 3], ext[r, 4], ext[r, 5])
     lever = wp.vec3d(subtree_com[root, 0] - xipos[r, 0], subtree_com[root, 1] - xipos[r, 1],

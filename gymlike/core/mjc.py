@@ -71,6 +71,12 @@ def applies(device: str) -> bool:
     return device.startswith("cpu") and choice() == "mujoco-c"
 
 
+def _tensor_kernels() -> ModuleType:
+    """gymlike.core.tensor_kernels, imported on first use."""
+    from . import tensor_kernels
+    return tensor_kernels
+
+
 def K() -> ModuleType:
     """gymlike.core.kernels (Warp kernels: loaded with the step path), imported on first use."""
     from . import kernels
@@ -80,6 +86,16 @@ def K() -> ModuleType:
 def c_step(solver: object) -> SolverMuJoCoC | None:
     """The solver when it steps on MuJoCo C, else None."""
     return solver if isinstance(solver, SolverMuJoCoC) else None
+
+
+def root_rows(sim: Sim) -> tuple[SolverMuJoCoC, tuple] | None:
+    """(C solver, its root_tables) when the sim's root states can be read and written on
+    MuJoCo's rows now (SolverMuJoCoC.rows_current), else None."""
+    cs = c_step(sim.solver)
+    if cs is None or not cs.rows_current(sim.stepping_state):
+        return None
+    tables = cs.root_tables(sim.dev)
+    return None if tables is None else (cs, tables)
 
 
 def dof_rows(sim: Sim) -> tuple[SolverMuJoCoC, DofCells] | None:
@@ -163,6 +179,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.dof_cell_cache = None   # (id of the DOF table, dof_cells)
         self.limit_cache = None      # (ids of the tables, _guard_tables)
         self.effort_cache = None     # (effort array, arguments of kernels.row_efforts) of write_efforts
+        self.root_cache = None       # (key, root_tables)
         # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
         # through the reload of its world (no model notification needed)
         newton = _newton()
@@ -203,7 +220,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.flat = {name: v.reshape(self.nworld, -1) for name, v in self.rows.items()}
         assert all(v.size == 0 or np.shares_memory(v, b.state) for v in self.flat.values())
         if self.observing:
-            self.out = {name: b.bind(name) for name in ("cfrc_ext", "cfrc_int", "cdof", "subtree_com", "xipos")}
+            self.out = {name: b.bind(name) for name in ("cfrc_ext", "cfrc_int", "cdof", "subtree_com", "xipos",
+                                                         "xpos", "xquat")}
         self.inputs_seen = None
         W = self.mujoco.mjtWarning
         self.capacity_idx = [int(getattr(W, n)) for n in _CAPACITY_WARNINGS]
@@ -640,7 +658,7 @@ class SolverMuJoCoC(SolverMuJoCo):
     def check_rows(self, dev: DeviceTables) -> None:
         """kernels.row_checks on every world's row (`dev` = sim.dev: the DOF velocity limits when
         dev.velocity_clamp, the body speed caps, the DOFs' guard margins): clamps the
-        velocities in place and keeps the flags read by surely_sound and may_reach_speed_caps."""
+        velocities in place and keeps the flags read by surely_sound and cap_speeds."""
         t = self._check_tables(dev)
         t["flags"][:] = 0
         self.launch_rows("checks", K().row_checks, self.nworld, t["args"])
@@ -693,8 +711,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 ints(m.body_dofadr), ints(m.body_dofnum), ints(angular), f64(dof_reach), f64(bp), f64(ip),
                 f64(caps[0]), f64(caps[1]), *out, over, flags)
         return dict(args=args, caps=caps, bounds=(out[0].numpy(), out[3].numpy()), over_mask=over,
-                    over=over.numpy(),
-                    flags=flags.numpy())
+                    flags=flags.numpy(), cap_args=None)
 
     def _row_at(self, name):
         """Where field `name` starts in each world's row of the batch state (a column)."""
@@ -763,10 +780,15 @@ class SolverMuJoCoC(SolverMuJoCo):
         else:
             self.flat["qpos"][cells.w[dofs], cells.qc[dofs]] = src[dofs, 0]
             self.flat["qvel"][cells.w[dofs], cells.vc[dofs]] = src[dofs, 1]
-        gone = slice(None) if worlds is None else np.asarray(worlds, bool)[:self.nworld]
-        self.flat["qacc_warmstart"][gone] = 0.0
+        self._rows_written(slice(None) if worlds is None else np.asarray(worlds, bool)[:self.nworld])
+
+    def _rows_written(self, worlds: np.ndarray | slice) -> None:
+        """A new state was written into the rows of `worlds` (bool mask or slice): their warm
+        start and activations are forgotten, the row checks rerun, Newton's state follows them
+        when next read."""
+        self.flat["qacc_warmstart"][worlds] = 0.0
         if self.mj_model.na:
-            self.flat["act"][gone] = 0.0
+            self.flat["act"][worlds] = 0.0
         self.checked = None
         if self.newton_current:
             self.newton_current = False
@@ -774,6 +796,61 @@ class SolverMuJoCoC(SolverMuJoCo):
                 self.defer(self.sync)
             else:
                 self.sync()
+
+    # ------------------------------------------------------------------ root states on the rows
+    # Where every actor's root is a MuJoCo free joint (Ant, Humanoid, quadrupeds), root states
+    # are read from and written into the rows by one launch, with no Newton conversion.
+    def root_tables(self, dev: DeviceTables) -> tuple | None:
+        """The arguments of tensor_kernels.row_roots after its `M` (each actor's world, qpos and
+        qvel address of its free joint, MuJoCo body, root body and body origins), with a
+        (worlds,) int32 scratch of written worlds and its numpy view; None when an actor's root
+        is not a free joint of MuJoCo or the row kernels do not follow the model."""
+        tables = self._wrench_tables() if not self.params_dirty else None
+        if tables is None:
+            return None
+        M = tables[0]
+        key = (id(M), id(dev.actor_qd0))
+        c = self.root_cache
+        if c is None or c[0] != key:
+            c = self.root_cache = (key, self._build_root_tables(dev, M))
+        return c[1]
+
+    def _build_root_tables(self, dev, M):
+        wp = _wp()
+        m, nv = self.template, self.mj_model.nv
+        body0, floating = dev.actor_body0.numpy(), dev.actor_floating.numpy()
+        if not len(body0) or (body0 < 0).any() or not floating.all():
+            return None
+        rows = self._newton_dof_rows()[dev.actor_qd0.numpy()]
+        if (rows < 0).any():
+            return None
+        k = rows % nv
+        jnt = np.asarray(m.dof_jntid)[k]
+        if not ((np.asarray(m.jnt_type)[jnt] == int(self.mujoco.mjtJoint.mjJNT_FREE)).all()
+                and (np.asarray(m.jnt_dofadr)[jnt] == k).all()):
+            return None
+
+        def ints(a):
+            return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
+        written = wp.zeros(self.nworld, dtype=wp.int32, device="cpu")
+        return ((M, ints(rows // nv), ints(np.asarray(m.jnt_qposadr)[jnt]), ints(k), ints(np.asarray(m.jnt_bodyid)[jnt]),
+                 dev.actor_body0, dev.body_origin), written, written.numpy())
+
+    def read_roots(self, tables: tuple, out: wp.array) -> None:
+        """Every actor's root state (actors, 13) float32 into `out` from the rows (root_tables)."""
+        self.launch_rows("roots", _tensor_kernels().row_roots, len(tables[0][1]), (*tables[0], out))
+
+    def write_roots(self, tables: tuple, src: wp.array, ids: wp.array, n: int, refused: wp.array) -> None:
+        """The root states `src` (actors, 13) float32 of the actors ids[:n] into the rows, as a
+        new state of their worlds; nothing when a listed row's quaternion is zero (its index in
+        the list goes to refused[0], which the caller set to NO_ROW)."""
+        args, written, seen = tables
+        self.launch_rows("set_roots", _tensor_kernels().scatter_roots_on_rows, 1,
+                         (src, ids, n, *args, refused, written))
+        gone = seen != 0
+        if gone.any():
+            seen[:] = 0
+            self._rows_written(gone)
 
     def _newton_dof_rows(self):
         """Newton joint DOF -> its (world * nv + MuJoCo DOF) in the flattened qvel rows (-1:
@@ -844,10 +921,11 @@ class SolverMuJoCoC(SolverMuJoCo):
                                no_row=np.nonzero(~ok)[0], has_row=ok, body_cols=cols, dof_row=dof_row,
                                dof_body=np.asarray(m.dof_bodyid, np.int64))
 
-    def write_contact_wrenches(self, force: wp.array, torque: wp.array, bodies: wp.array) -> None:
+    def write_contact_wrenches(self, force: wp.array, torque: wp.array, pose: wp.array, bodies: wp.array) -> None:
         """The force and torque about the COM of the contacts on the Newton bodies `bodies` (Warp
         int32) in the last substep, world frame, into `force` / `torque` (Warp vec3 arrays over
-        Newton bodies): MuJoCo's external body wrench less the applied one (xfrc_applied), one
+        Newton bodies): MuJoCo's external body wrench less the applied one (xfrc_applied), and
+        each body's pose in that substep into `pose` (transforms over Newton bodies), one
         launch of kernels.row_contact_wrenches."""
         wp = _wp()
         c = self.obs_cache
@@ -860,11 +938,12 @@ class SolverMuJoCoC(SolverMuJoCo):
             def ints(a):
                 return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
             args = (ints(t["body_rows"]), ints(t["root_rows"]), ints(t["has_row"]), f64(self.out["cfrc_ext"], 6),
-                    f64(self.out["subtree_com"], 3), f64(self.out["xipos"], 3), self.state_rows,
+                    f64(self.out["subtree_com"], 3), f64(self.out["xipos"], 3), f64(self.out["xpos"], 3),
+                    f64(self.out["xquat"], 4), self.state_rows,
                     self._row_at("xfrc_applied"), m.nbody)
             c = self.obs_cache = (self.batch, args, dict(self.out))
         self.launch_rows("contact_wrenches", K().row_contact_wrenches, bodies.shape[0],
-                         (bodies, *c[1], int(self.xfrc_nonzero), force, torque))
+                         (bodies, *c[1], int(self.xfrc_nonzero), force, torque, pose))
 
     def dof_forces(self, newton_dofs: np.ndarray) -> np.ndarray:
         """Generalized force each joint transmits along its DOFs in the last substep (the
@@ -940,23 +1019,58 @@ class SolverMuJoCoC(SolverMuJoCo):
             c = self.limit_cache = (key, tables)
         return c[1]
 
-    def may_reach_speed_caps(self, dev: DeviceTables) -> bool:
-        """False when no body of any world can move faster than its speed caps (`dev` = sim.dev:
-        body_ang_cap, body_lin_cap): the bounds of check_rows first, then the exact speeds from
-        the rows (`_exact_speeds`), or where the row kernels do not follow the model the angular
-        form of the bound."""
+    def cap_speeds(self, dev: DeviceTables) -> bool:
+        """Isaac Gym's body speed caps applied on the rows (`dev` = sim.dev: body_ang_cap,
+        body_lin_cap, body_actor, actor_qd0, actor_nqd). The bounds of check_rows first; for the
+        worlds where a body may reach its caps, kernels.row_speed_caps computes the exact speeds
+        and scales the velocities of each actor with a body above them, so that body moves at
+        its cap (no Newton state). True: the caps hold on the rows; False: the row kernels do
+        not follow the model and some body may reach its caps (the caller caps through
+        Newton's state)."""
         if self.checked is None:
             self.check_rows(dev)
         if not self.checked[1]:
-            return False
+            return True
         t = self._check_tables(dev)
-        ang_cap, lin_cap = t["caps"]
-        exact = self._exact_speeds(t["over_mask"])
-        if exact is not None:      # (a margin below the caps for Newton's float32 speeds; NaN: True)
-            worlds = np.nonzero(t["over"])[0]
-            w, v = exact[0][worlds], exact[1][worlds]
-            a, l = ang_cap[worlds] * (1.0 - 1e-6), lin_cap[worlds] * (1.0 - 1e-6)
-            return bool((~(w <= a) | ~(v <= l)).any())
+        tables = self._wrench_tables() if not self.params_dirty else None
+        if tables is None:
+            return not self._bounds_reach_caps(t["caps"])
+        c = t["cap_args"]
+        if c is None:
+            c = t["cap_args"] = self._cap_tables(dev, tables[0], t)
+        flag = c[1]
+        flag[0] = 0
+        self.launch_rows("speed_caps", K().row_speed_caps, self.nworld, c[0])
+        if flag[0] and self.newton_current:     # (Newton's state was read since the step)
+            self.newton_current = False
+            if self.defer is not None:
+                self.defer(self.sync)
+            else:
+                self.sync()
+        return True
+
+    def _cap_tables(self, dev, M, t):
+        """row_speed_caps' arguments and a numpy view of its flag: the actor of each (world,
+        MuJoCo DOF) from the actors' Newton DOF spans."""
+        from .state import spans
+        wp = _wp()
+        qd0, nqd = dev.actor_qd0.numpy(), dev.actor_nqd.numpy()
+        actor = np.repeat(np.arange(len(qd0), dtype=np.int32), nqd)
+        rows = self._newton_dof_rows()[spans(qd0, nqd)]
+        ok = rows >= 0
+        table = np.full(self.flat["qvel"].size, -1, np.int32)
+        table[rows[ok]] = actor[ok]
+        args = t["args"]
+        flag = wp.zeros(1, dtype=int, device="cpu")
+        return ((M, t["over_mask"], args[13], args[14],
+                 wp.array(dev.body_actor.numpy(), dtype=wp.int32, device="cpu"),
+                 wp.array(table.reshape(self.flat["qvel"].shape), dtype=wp.int32, device="cpu"),
+                 wp.zeros(len(qd0), dtype=wp.float64, device="cpu"), flag), flag.numpy())
+
+    def _bounds_reach_caps(self, caps):
+        """Whether some body may reach its caps by the bounds of check_rows, with the tighter
+        angular form (_angular_bound) where the sum is not enough."""
+        ang_cap, lin_cap = caps
         w, v = self._body_bounds()
         if (v > lin_cap).any():
             return True

@@ -126,9 +126,9 @@ class Stepper:
                 sim.sync_state()
                 launch(("vclamp", id(s_out)), K().clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
-            # body speed caps (PhysX's max_linear/angular_velocity); the C step first bounds the
-            # speeds from MuJoCo's velocities and skips them when no body can reach its cap
-            caps = d.speed_caps and (not on_c or cstep.may_reach_speed_caps(d))
+            # body speed caps (PhysX's max_linear/angular_velocity); the C step applies them on
+            # MuJoCo's rows (bounds first, exact speeds where a body may reach its caps)
+            caps = d.speed_caps and (not on_c or not cstep.cap_speeds(d))
             if caps:
                 sim.sync_state()
                 d.actor_speed_scale.fill_(1.0)

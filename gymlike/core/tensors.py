@@ -204,6 +204,11 @@ class TensorAPI:
     def refresh_roots(self, t: GymTensor) -> None:
         """Fill the root state tensor t (actors, 13) float32: position (m), quaternion, linear (m/s)
         and angular (rad/s) velocity."""
+        from . import mjc
+        rows = mjc.root_rows(self.sim)
+        if rows is not None:               # (MuJoCo's rows hold them: no Newton conversion)
+            rows[0].read_roots(rows[1], t._wp)
+            return
         st = self.sim.state
         self.launch(("roots", id(st)), TK().gather_roots, self.n_act, (st.body_q, st.body_qd, self.sim.dev.actor_body0, self.sim.dev.body_origin, t._wp))
 
@@ -320,7 +325,7 @@ class TensorAPI:
         where that read would be a device sync per call, the NaN guard names the envs at the
         next simulate, as it does for NaN targets. `roots`: rows are actors (ids: which), else
         every body."""
-        d, h = self.sim.dev, self.sim.host
+        d = self.sim.dev
         host_flag = self._refused_host if self.report_now else None
         if host_flag is not None:
             host_flag[0] = TK().NO_ROW            # (a memory write; fill_ costs a launch)
@@ -330,13 +335,19 @@ class TensorAPI:
                     (src, ids, int(roots), d.actor_env if roots else d.body_env, int(not self.report_now),
                      self.refused, d.nan_worlds, d.bad_input, d.nan_count))
         if host_flag is not None:
-            i = int(host_flag[0])
-            if i != TK().NO_ROW:
-                r = int(host[i]) if host is not None else i
-                who = f"actor {r}, env {h.actor_env[r]}" if roots else f"rigid body {r}, env {h.body_env[r]}"
-                raise GymlikeValueError(f"{what}: {arg} row {r} ({who}) has a zero quaternion in columns 3:7 "
-                                        "(x, y, z, w; identity: 0, 0, 0, 1); nothing was written")
+            self.raise_refused(host, what, arg, roots)
         return self.refused
+
+    def raise_refused(self, host: np.ndarray | None, what: str, arg: str, roots: bool) -> None:
+        """On the CPU: raise when refused[0] names a listed row with a zero quaternion (host: the
+        listed ids, None: every row)."""
+        i = int(self._refused_host[0])
+        if i != TK().NO_ROW:
+            h = self.sim.host
+            r = int(host[i]) if host is not None else i
+            who = f"actor {r}, env {h.actor_env[r]}" if roots else f"rigid body {r}, env {h.body_env[r]}"
+            raise GymlikeValueError(f"{what}: {arg} row {r} ({who}) has a zero quaternion in columns 3:7 "
+                                    "(x, y, z, w; identity: 0, 0, 0, 1); nothing was written")
 
     # ------------------------------------------------------------------ setters
     # (validated here; written by the module of each concept, shared with the handle API)
@@ -347,7 +358,15 @@ class TensorAPI:
         from . import state
         src = self.as_array(tensor, what, self.n_act, 13, arg="root_states")
         ids, host, n = self.targets(indices, count, what)
-        if n:
+        if not n:
+            return True
+        from . import mjc
+        rows = mjc.root_rows(self.sim)
+        if rows is not None:       # (every root a MuJoCo free joint: one launch checks, then writes the rows)
+            self._refused_host[0] = TK().NO_ROW
+            rows[0].write_roots(rows[1], src, ids, n, self.refused)
+            self.raise_refused(host, what, "root_states", roots=True)
+        else:
             refused = self.refuse_zero_quaternions(src, ids, host, n, what, "root_states", roots=True)
             state.write_roots(self.sim, src, ids, host, n, self.arts, self.launch, refused)
         return True

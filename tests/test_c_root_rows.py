@@ -1,0 +1,114 @@
+"""Root states on MuJoCo C's rows (mjc.root_rows): where every actor's root is a MuJoCo free
+joint, refresh_actor_root_state_tensor reads the rows and set_actor_root_state_tensor(_indexed)
+writes them, with no Newton conversion. The oracle is the path through Newton's state (its
+conversion of MuJoCo's free joint, forward kinematics, the rigid body tensor), forced by
+switching the rows path off."""
+
+import numpy as np
+import pytest
+import torch
+
+from conftest import ASSETS, make_sim, options, pose
+from gymlike import gymapi, gymtorch
+from gymlike.core import mjc
+
+N = 3
+
+
+def humanoids(gym):
+    """3 humanoids (free root; the torso's COM is off its origin, so the COM velocity and the
+    origin's differ) driven by random efforts for 20 frames."""
+    sim = make_sim(gym, dt=1 / 60, substeps=2)
+    o = options(default_dof_drive_mode=gymapi.DOF_MODE_EFFORT)
+    asset = gym.load_asset(sim, ASSETS, "mjcf/humanoid.xml", o)
+    for i in range(N):
+        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
+        gym.create_actor(env, asset, pose(z=1.4), "h", i, 0)
+    gym.prepare_sim(sim)
+    assert mjc.c_step(sim.solver) is not None
+    roots = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+    bodies = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
+    gen = torch.Generator().manual_seed(1)
+    ndof = gym.get_sim_dof_count(sim)
+    for _ in range(20):
+        f = (torch.rand(ndof, generator=gen) * 2 - 1) * 40.0
+        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
+        gym.simulate(sim)
+    return sim, roots, bodies
+
+
+def read(gym, sim, roots, bodies):
+    gym.refresh_actor_root_state_tensor(sim)
+    gym.refresh_rigid_body_state_tensor(sim)
+    nb = bodies.shape[0] // N
+    return roots.clone(), bodies.view(N, nb, 13)[:, 0].clone()
+
+
+def no_rows(monkeypatch):
+    monkeypatch.setattr(mjc, "root_rows", lambda sim: None)
+
+
+def new_roots(roots):
+    """Env 1's root moved, tilted (a quaternion of norm 2: written normalised), moving and
+    spinning; the others as they are."""
+    new = roots.clone()
+    q = torch.tensor([0.3, -0.2, 0.5, 0.8])
+    new[1, 0:3] = torch.tensor([0.4, -0.3, 1.6])
+    new[1, 3:7] = 2.0 * q / q.norm()
+    new[1, 7:10] = torch.tensor([0.5, -1.0, 2.0])
+    new[1, 10:13] = torch.tensor([3.0, 1.0, -2.0])
+    return new
+
+
+def test_root_states_read_on_the_rows_equal_newtons(gym, monkeypatch):
+    sim, roots, bodies = humanoids(gym)
+    cs = mjc.c_step(sim.solver)
+    assert mjc.root_rows(sim) is not None
+    gym.refresh_actor_root_state_tensor(sim)
+    assert not cs.newton_current            # (the rows path left Newton's state unconverted)
+    on_rows = roots.clone()
+    no_rows(monkeypatch)
+    via_newton, root_bodies = read(gym, sim, roots, bodies)
+    assert torch.allclose(on_rows, via_newton, atol=2e-6, rtol=1e-5)
+    assert torch.allclose(on_rows, root_bodies, atol=2e-6, rtol=1e-5)
+    assert on_rows[:, 7:13].abs().max() > 0.1        # (moving: the velocities are compared)
+
+
+def test_root_states_written_on_the_rows_equal_newtons_write(gym, monkeypatch):
+    """An indexed write of env 1's root: read back from the rows and from Newton's conversion
+    (its root body) it is what was written; the other envs are untouched; ten frames later
+    both write paths give the same bodies."""
+    runs = []
+    for rows in (True, False):
+        if not rows:
+            no_rows(monkeypatch)
+        sim, roots, bodies = humanoids(gym)
+        before, _ = read(gym, sim, roots, bodies)
+        new = new_roots(before)
+        ids = torch.tensor([1], dtype=torch.int32)
+        gym.set_actor_root_state_tensor_indexed(sim, gymtorch.unwrap_tensor(new), gymtorch.unwrap_tensor(ids), 1)
+        after, root_bodies = read(gym, sim, roots, bodies)
+        want = new.clone()
+        want[1, 3:7] /= 2.0
+        assert torch.allclose(after, want, atol=1e-6), rows
+        assert torch.allclose(root_bodies, want, atol=1e-6), rows
+        assert torch.equal(after[[0, 2]], before[[0, 2]])
+        for _ in range(10):
+            gym.simulate(sim)
+        runs.append(read(gym, sim, roots, bodies)[0])
+    assert torch.allclose(runs[0], runs[1], atol=1e-4)
+
+
+def test_a_zero_quaternion_written_on_the_rows_changes_nothing(gym):
+    sim, roots, bodies = humanoids(gym)
+    cs = mjc.c_step(sim.solver)
+    before, _ = read(gym, sim, roots, bodies)
+    rows = cs.flat["qpos"].copy(), cs.flat["qvel"].copy(), cs.flat["qacc_warmstart"].copy()
+    bad = new_roots(before)
+    bad[2, 3:7] = 0.0
+    ids = torch.tensor([1, 2], dtype=torch.int32)
+    with pytest.raises(ValueError, match="zero quaternion"):
+        gym.set_actor_root_state_tensor_indexed(sim, gymtorch.unwrap_tensor(bad), gymtorch.unwrap_tensor(ids), 2)
+    for a, b in zip(rows, (cs.flat["qpos"], cs.flat["qvel"], cs.flat["qacc_warmstart"])):
+        assert np.array_equal(a, b)
+    assert torch.equal(read(gym, sim, roots, bodies)[0], before)
