@@ -436,8 +436,12 @@ def test_dof_states_on_mujocos_rows_equal_the_newton_path(gym, monkeypatch):
         new[:, 0] = torch.linspace(-0.4, 0.4, new.shape[0])
         new[:, 1] = 0.5
         ids = torch.tensor([2, 0], dtype=torch.int32)            # the ants of envs 2 and 0
+        warm = cs.flat["qacc_warmstart"].copy()
         gym.set_dof_state_tensor_indexed(sim, gymtorch.unwrap_tensor(new), gymtorch.unwrap_tensor(ids), 2)
         assert (sim._state_sync == cs.sync) == rows       # (rows: Newton's state follows when read)
+        if rows:       # (the written worlds forget their warm start, the others keep it)
+            assert np.abs(warm).max() > 0 and not cs.flat["qacc_warmstart"][[0, 2]].any()
+            assert np.array_equal(cs.flat["qacc_warmstart"][1], warm[1])
         gym.refresh_dof_state_tensor(sim)
         written = dof.clone()
         gym.refresh_rigid_body_state_tensor(sim)

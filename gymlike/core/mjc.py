@@ -180,6 +180,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.limit_cache = None      # (ids of the tables, _guard_tables)
         self.effort_cache = None     # (effort array, arguments of kernels.row_efforts) of write_efforts
         self.root_cache = None       # (key, root_tables)
+        self.set_dofs_cache = None   # (key, arguments of scatter_dofs_on_rows after n) of write_dofs_of
         # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
         # through the reload of its world (no model notification needed)
         newton = _newton()
@@ -218,6 +219,9 @@ class SolverMuJoCoC(SolverMuJoCo):
                       "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat")}
         # the same as (worlds, values) views (reshaping a view of the rows keeps a view)
         self.flat = {name: v.reshape(self.nworld, -1) for name, v in self.rows.items()}
+        base = b.state.ctypes.data
+        self.row_at = {name: (v.ctypes.data - base) // b.state.itemsize if v.size else 0
+                       for name, v in self.rows.items()}
         assert all(v.size == 0 or np.shares_memory(v, b.state) for v in self.flat.values())
         if self.observing:
             self.out = {name: b.bind(name) for name in ("cfrc_ext", "cfrc_int", "cdof", "subtree_com", "xipos",
@@ -715,9 +719,7 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def _row_at(self, name):
         """Where field `name` starts in each world's row of the batch state (a column)."""
-        state = self.batch.state
-        v = self.rows[name]
-        return (v.ctypes.data - state.ctypes.data) // state.itemsize if v.size else 0
+        return self.row_at[name]
 
     def scale_velocities(self, newton_qd: np.ndarray, factors: np.ndarray) -> None:
         """The velocities of the Newton joint DOFs `newton_qd` (int array) times `factors` on
@@ -758,29 +760,46 @@ class SolverMuJoCoC(SolverMuJoCo):
             self.dof_cell_cache = (key, cells)
         return self.dof_cell_cache[1]
 
-    def read_dofs(self, cells: DofCells, out: np.ndarray) -> None:
-        """Every DOF state (dofs, 2) into `out` (float32 numpy) from the rows."""
-        if cells.cols is not None:
-            o = out.reshape(self.nworld, -1, 2)
-            o[:, :, 0] = self.flat["qpos"][:, cells.cols[0]]
-            o[:, :, 1] = self.flat["qvel"][:, cells.cols[1]]
-            return
-        out[:, 0] = self.flat["qpos"][cells.w, cells.qc]
-        out[:, 1] = self.flat["qvel"][cells.w, cells.vc]
+    def read_dofs(self, cells: DofCells, out: wp.array) -> None:
+        """Every DOF state (dofs, 2) into `out` (float32 Warp) from the rows: one launch
+        (tensor_kernels.row_dofs), replayed as a graph."""
+        w, qc, vc = self._cell_arrays(cells)
+        self.launch_rows("dofs", _tensor_kernels().row_dofs, len(cells.w),
+                         (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), w, qc, vc, out))
 
-    def write_dofs(self, cells: DofCells, src: np.ndarray, dofs: np.ndarray | slice,
-                   worlds: np.ndarray | None) -> None:
-        """DOF states `src[dofs]` ((n, 2) rows of Isaac Gym's DOFs; `dofs` an index array or
-        slice(None)) into the rows, as a new state of `worlds` (bool mask; None: all): their warm
-        start and activations are forgotten and Newton's state follows when next read."""
-        if cells.cols is not None and isinstance(dofs, slice):
+    def write_dofs_of(self, cells: DofCells, src: wp.array, ids: wp.array, n: int, dev: DeviceTables) -> None:
+        """The DOF states `src` (dofs, 2) float32 of the actors ids[:n] (`dev` = sim.dev: their DOF
+        spans) into the rows, as a new state of their worlds (warm start and activations
+        forgotten): one launch (tensor_kernels.scatter_dofs_on_rows)."""
+        c = self.set_dofs_cache
+        if c is None or any(a is not b for a, b in zip(c[0], (self.batch, cells, dev))):
+            wp, m = _wp(), self.mj_model
+            spans_ = [(self._row_at("qacc_warmstart"), m.nv)] + ([(self._row_at("act"), m.na)] if m.na else [])
+            forget = [wp.array(np.array(a, np.int32), dtype=wp.int32, device="cpu") for a in zip(*spans_)]
+            c = self.set_dofs_cache = ((self.batch, cells, dev), (
+                dev.actor_dof0, dev.actor_ndof, *self._cell_arrays(cells), self.state_rows, self._row_at("qpos"),
+                self._row_at("qvel"), *forget))
+        self.launch_rows("set_dofs", _tensor_kernels().scatter_dofs_on_rows, 1, (src, ids, n, *c[1]))
+        self._rows_changed()
+
+    def _cell_arrays(self, cells):
+        if cells.wp is None:
+            cells.wp = tuple(_wp().array(np.asarray(a, np.int32), dtype=_wp().int32, device="cpu")
+                             for a in (cells.w, cells.qc, cells.vc))
+        return cells.wp
+
+    def write_dofs(self, cells: DofCells, src: np.ndarray) -> None:
+        """Every DOF state `src` ((dofs, 2) numpy, Isaac Gym's DOF order) into the rows, as a new
+        state of every world: warm start and activations are forgotten and Newton's state
+        follows when next read."""
+        if cells.cols is not None:
             s = src.reshape(self.nworld, -1, 2)
             self.flat["qpos"][:, cells.cols[0]] = s[:, :, 0]
             self.flat["qvel"][:, cells.cols[1]] = s[:, :, 1]
         else:
-            self.flat["qpos"][cells.w[dofs], cells.qc[dofs]] = src[dofs, 0]
-            self.flat["qvel"][cells.w[dofs], cells.vc[dofs]] = src[dofs, 1]
-        self._rows_written(slice(None) if worlds is None else np.asarray(worlds, bool)[:self.nworld])
+            self.flat["qpos"][cells.w, cells.qc] = src[:, 0]
+            self.flat["qvel"][cells.w, cells.vc] = src[:, 1]
+        self._rows_written(slice(None))
 
     def _rows_written(self, worlds: np.ndarray | slice) -> None:
         """A new state was written into the rows of `worlds` (bool mask or slice): their warm
@@ -789,6 +808,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.flat["qacc_warmstart"][worlds] = 0.0
         if self.mj_model.na:
             self.flat["act"][worlds] = 0.0
+        self._rows_changed()
+
+    def _rows_changed(self) -> None:
+        """The rows hold a written state: the row checks rerun, Newton's state follows them when
+        next read."""
         self.checked = None
         if self.newton_current:
             self.newton_current = False
@@ -1232,10 +1256,11 @@ class DofCells:
     `vc` of each (int arrays in Isaac Gym's DOF order); `cols` = (qpos columns, qvel columns)
     when every world holds the same DOFs in the same columns, world after world (one asset per
     env): whole-tensor reads and writes are then column slices of the (worlds, n) rows."""
-    __slots__ = ("w", "qc", "vc", "cols")
+    __slots__ = ("w", "qc", "vc", "cols", "wp")
 
     def __init__(self, w, qc, vc, nworld):
         self.w, self.qc, self.vc = w, qc, vc
+        self.wp = None               # (the same as Warp int32 arrays, SolverMuJoCoC._cell_arrays)
         q, v = _world_columns(w, qc, nworld), _world_columns(w, vc, nworld)
         self.cols = None if q is None or v is None else (q, v)
 

@@ -521,19 +521,11 @@ def spans(start: np.ndarray, count: np.ndarray) -> np.ndarray:
     return np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
 
 
-def write_dofs_on_rows(sim: Sim, rows: tuple[SolverMuJoCoC, DofCells], src: np.ndarray,
-                       host: np.ndarray | None) -> None:
-    """DOF states `src` ((dofs, 2) numpy, every DOF of the sim) of the actors `host` (numpy ids;
-    None: all) on MuJoCo C's rows (`rows` = mjc.dof_rows(sim): every DOF is one coordinate of
-    MuJoCo's rows and they hold the current state), mjc.write_dofs."""
-    cs, cells = rows
-    h = sim.host
-    dofs = slice(None) if host is None else actor_dofs(h, host)
-    worlds = None                      # (every world, or the one world all envs share)
-    if host is not None and not sim.one_world:
-        worlds = np.zeros(cs.nworld, bool)
-        worlds[h.actor_env[host]] = True
-    cs.write_dofs(cells, src, dofs, worlds)
+def write_dofs_on_rows(sim: Sim, rows: tuple[SolverMuJoCoC, DofCells], src: np.ndarray) -> None:
+    """Every DOF state `src` ((dofs, 2) numpy) on MuJoCo C's rows (`rows` = mjc.dof_rows(sim):
+    every DOF is one coordinate of MuJoCo's rows and they hold the current state),
+    mjc.write_dofs; the listed actors' through SolverMuJoCoC.write_dofs_of."""
+    rows[0].write_dofs(rows[1], src)
 
 
 def write_dof_rows(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, arts: wp.array,

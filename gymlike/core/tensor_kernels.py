@@ -178,6 +178,39 @@ def scatter_roots_on_rows(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype
 
 
 @wp.kernel
+def row_dofs(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int, world: wp.array(dtype=wp.int32),
+             qcol: wp.array(dtype=wp.int32), vcol: wp.array(dtype=wp.int32), out: wp.array2d(dtype=wp.float32)):
+    """gather_dofs from MuJoCo's rows: DOF d is qpos / qvel column qcol[d] / vcol[d] of world
+    world[d] (mjc.DofCells)."""
+    d = wp.tid()
+    w = world[d]
+    out[d, 0] = wp.float32(rows[w, qpos_at + qcol[d]])
+    out[d, 1] = wp.float32(rows[w, qvel_at + vcol[d]])
+
+
+@wp.kernel
+def scatter_dofs_on_rows(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32), n: int,
+                         dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
+                         world: wp.array(dtype=wp.int32), qcol: wp.array(dtype=wp.int32),
+                         vcol: wp.array(dtype=wp.int32), rows: wp.array2d(dtype=wp.float64), qpos_at: int,
+                         qvel_at: int, forget_at: wp.array(dtype=wp.int32), forget_n: wp.array(dtype=wp.int32)):
+    """scatter_actor_dofs into MuJoCo's rows for the actors ids[:n] (one thread: a reset lists a
+    few actors): each DOF's position and velocity, and the written worlds forget what they
+    carried (the row ranges forget_at[k] .. + forget_n[k]: warm start, activations)."""
+    for i in range(n):
+        a = ids[i]
+        for k in range(ndof[a]):
+            d = dof0[a] + k
+            w = world[d]
+            rows[w, qpos_at + qcol[d]] = wp.float64(src[d, 0])
+            rows[w, qvel_at + vcol[d]] = wp.float64(src[d, 1])
+            if k == 0:
+                for f in range(forget_at.shape[0]):
+                    for j in range(forget_n[f]):
+                        rows[w, forget_at[f] + j] = wp.float64(0.0)
+
+
+@wp.kernel
 def scatter_actor_dofs(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
                         dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
                         dof_q: wp.array(dtype=wp.int32), dof_qd: wp.array(dtype=wp.int32),

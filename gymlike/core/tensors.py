@@ -225,7 +225,7 @@ class TensorAPI:
         from . import mjc
         rows = mjc.dof_rows(sim)
         if rows is not None:               # (MuJoCo's rows hold them: no Newton conversion)
-            rows[0].read_dofs(rows[1], t._torch.numpy())
+            rows[0].read_dofs(rows[1], t._wp)
             return
         sim.sync_joint_state()
         st, d = sim.joint_state, sim.dev      # (joint coordinates only: pending body kinematics stays pending)
@@ -292,8 +292,11 @@ class TensorAPI:
         st = self._staging.get("actor indices")
         if st is None:
             buf = self.torch.zeros(max(1, self.n_act), dtype=self.torch.int32, device=self.torch_device)
-            st = self._staging["actor indices"] = (buf, _wp().from_torch(buf))
-        st[0][: len(host)].copy_(t.reshape(-1)[: len(host)])
+            st = self._staging["actor indices"] = (buf, _wp().from_torch(buf), buf.numpy() if self.report_now else None)
+        if st[2] is not None:          # (CPU: a numpy copy of the checked host ids)
+            st[2][: len(host)] = host
+        else:
+            st[0][: len(host)].copy_(t.reshape(-1)[: len(host)])
         return st[1], host
 
     def _ids(self, indices, count, what):
@@ -377,11 +380,15 @@ class TensorAPI:
         what = what or call_name()
         from . import mjc, state
         rows = mjc.dof_rows(self.sim) if self.n_dof else None
-        if rows is not None:            # (MuJoCo C's rows: straight from the tensor's memory, see state)
+        if rows is not None and indices is ALL:    # (MuJoCo C's rows: straight from the tensor's memory, see state)
             t = self.checked(tensor, what, self.n_dof, 2, arg="dof_states")
-            host = None if indices is ALL else self._ids(indices, count, what)[1]
-            if host is None or len(host):
-                state.write_dofs_on_rows(self.sim, rows, t.detach().numpy().reshape(-1, 2), host)
+            state.write_dofs_on_rows(self.sim, rows, t.detach().numpy().reshape(-1, 2))
+            return True
+        if rows is not None:            # (the listed actors' DOFs: one launch into the rows)
+            src = self.as_array(tensor, what, self.n_dof, 2, arg="dof_states")
+            ids, _, n = self.targets(indices, count, what)
+            if n:
+                rows[0].write_dofs_of(rows[1], src, ids, n, self.sim.dev)
             return True
         src = self.as_array(tensor, what, self.n_dof, 2, arg="dof_states")
         ids, host, n = self.targets(indices, count, what)
