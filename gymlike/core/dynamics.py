@@ -105,7 +105,7 @@ class DofForces:
             out.zero_()
             return out
         if self.observed.c is not None:     # MuJoCo C: its joint forces of the last step
-            out.numpy()[:n] = self.observed.c.dof_forces(sim.host.dof_qd)
+            self.observed.c.write_dof_forces(sim.dev.dof_qd, out)
             return out
         sim.sync_joint_state()
         m, st = sim.model, sim.state

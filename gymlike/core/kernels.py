@@ -440,6 +440,26 @@ def row_contact_wrenches(bodies: wp.array(dtype=wp.int32), body_rows: wp.array(d
 
 
 @wp.kernel
+def row_dof_forces(row: wp.array(dtype=wp.int32), dof_body: wp.array(dtype=wp.int32), nv: int, nbody: int,
+                   cdof: wp.array2d(dtype=wp.float64), cfrc_int: wp.array2d(dtype=wp.float64),
+                   out: wp.array(dtype=wp.float32)):
+    """The generalized force each DOF's joint transmits in MuJoCo's last substep (one thread per
+    Isaac Gym DOF; row: its world * nv + MuJoCo DOF, -1 none): the interaction force of the
+    DOF's body (cfrc_int) projected on its motion axis (cdof), both in MuJoCo's COM frame."""
+    d = wp.tid()
+    r = row[d]
+    if r < 0:
+        out[d] = 0.0
+        return
+    w = r // nv
+    b = w * nbody + dof_body[r - w * nv]
+    tau = wp.float64(0.0)
+    for k in range(6):
+        tau += cdof[r, k] * cfrc_int[b, k]
+    out[d] = wp.float32(tau)
+
+
+@wp.kernel
 def row_efforts(effort: wp.array(dtype=wp.float32), limit: wp.array(dtype=wp.float32),
                 scale: wp.array(dtype=wp.float32), world: wp.array(dtype=wp.int32),
                 col: wp.array(dtype=wp.int32), rows: wp.array2d(dtype=wp.float64)):

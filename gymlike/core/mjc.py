@@ -154,6 +154,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         dev = str(model.device)
         self.graphs = Graphs(dev)
         self.launch_rows = Launcher(dev)    # (kernels on the rows)
+        # the count of an indexed write's list, read by its kernel from memory (graph replays)
+        self.count = _wp().zeros(1, dtype=_wp().int32, device=dev)
+        self.count_host = self.count.numpy()
         self.mask = _wp().zeros(self.nworld + 1, dtype=_wp().bool, device=dev)   # reloaded worlds
         self.mask_np = self.mask.numpy()
         self.stale = np.ones(self.nworld, bool)      # rows to reload from Newton's state
@@ -181,6 +184,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.effort_cache = None     # (effort array, arguments of kernels.row_efforts) of write_efforts
         self.root_cache = None       # (key, root_tables)
         self.set_dofs_cache = None   # (key, arguments of scatter_dofs_on_rows after n) of write_dofs_of
+        self.forget_cache = None     # (batch, _forget_ranges)
+        self.dof_force_cache = None  # (batch, DOF table, arguments of kernels.row_dof_forces, the arrays they view)
         # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
         # through the reload of its world (no model notification needed)
         newton = _newton()
@@ -773,13 +778,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         forgotten): one launch (tensor_kernels.scatter_dofs_on_rows)."""
         c = self.set_dofs_cache
         if c is None or any(a is not b for a, b in zip(c[0], (self.batch, cells, dev))):
-            wp, m = _wp(), self.mj_model
-            spans_ = [(self._row_at("qacc_warmstart"), m.nv)] + ([(self._row_at("act"), m.na)] if m.na else [])
-            forget = [wp.array(np.array(a, np.int32), dtype=wp.int32, device="cpu") for a in zip(*spans_)]
             c = self.set_dofs_cache = ((self.batch, cells, dev), (
                 dev.actor_dof0, dev.actor_ndof, *self._cell_arrays(cells), self.state_rows, self._row_at("qpos"),
-                self._row_at("qvel"), *forget))
-        self.launch_rows("set_dofs", _tensor_kernels().scatter_dofs_on_rows, 1, (src, ids, n, *c[1]))
+                self._row_at("qvel"), *self._forget_ranges()))
+        self.count_host[0] = n
+        self.launch_rows("set_dofs", _tensor_kernels().scatter_dofs_on_rows, 1, (src, ids, self.count, *c[1]))
         self._rows_changed()
 
     def _cell_arrays(self, cells):
@@ -825,10 +828,9 @@ class SolverMuJoCoC(SolverMuJoCo):
     # Where every actor's root is a MuJoCo free joint (Ant, Humanoid, quadrupeds), root states
     # are read from and written into the rows by one launch, with no Newton conversion.
     def root_tables(self, dev: DeviceTables) -> tuple | None:
-        """The arguments of tensor_kernels.row_roots after its `M` (each actor's world, qpos and
-        qvel address of its free joint, MuJoCo body, root body and body origins), with a
-        (worlds,) int32 scratch of written worlds and its numpy view; None when an actor's root
-        is not a free joint of MuJoCo or the row kernels do not follow the model."""
+        """The arguments of tensor_kernels.row_roots but `out` (the rows, each actor's world, qpos
+        and qvel address of its free joint, MuJoCo body, root body and body origins); None when
+        an actor's root is not a free joint of MuJoCo or the row kernels do not follow the model."""
         tables = self._wrench_tables() if not self.params_dirty else None
         if tables is None:
             return None
@@ -856,25 +858,33 @@ class SolverMuJoCoC(SolverMuJoCo):
 
         def ints(a):
             return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
-        written = wp.zeros(self.nworld, dtype=wp.int32, device="cpu")
-        return ((M, ints(rows // nv), ints(np.asarray(m.jnt_qposadr)[jnt]), ints(k), ints(np.asarray(m.jnt_bodyid)[jnt]),
-                 dev.actor_body0, dev.body_origin), written, written.numpy())
+        return (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), M.body_ipos, ints(rows // nv),
+                ints(np.asarray(m.jnt_qposadr)[jnt]), ints(k), ints(np.asarray(m.jnt_bodyid)[jnt]),
+                dev.actor_body0, dev.body_origin)
 
     def read_roots(self, tables: tuple, out: wp.array) -> None:
         """Every actor's root state (actors, 13) float32 into `out` from the rows (root_tables)."""
-        self.launch_rows("roots", _tensor_kernels().row_roots, len(tables[0][1]), (*tables[0], out))
+        self.launch_rows("roots", _tensor_kernels().row_roots, len(tables[4]), (*tables, out))
 
     def write_roots(self, tables: tuple, src: wp.array, ids: wp.array, n: int, refused: wp.array) -> None:
         """The root states `src` (actors, 13) float32 of the actors ids[:n] into the rows, as a
         new state of their worlds; nothing when a listed row's quaternion is zero (its index in
         the list goes to refused[0], which the caller set to NO_ROW)."""
-        args, written, seen = tables
+        self.count_host[0] = n
         self.launch_rows("set_roots", _tensor_kernels().scatter_roots_on_rows, 1,
-                         (src, ids, n, *args, refused, written))
-        gone = seen != 0
-        if gone.any():
-            seen[:] = 0
-            self._rows_written(gone)
+                         (src, ids, self.count, *tables, *self._forget_ranges(), refused))
+        self._rows_changed()
+
+    def _forget_ranges(self):
+        """(starts, lengths) Warp int32 arrays of the row ranges a world written anew forgets
+        (warm start, activations), read by the indexed write kernels."""
+        c = self.forget_cache
+        if c is None or c[0] is not self.batch:
+            wp, m = _wp(), self.mj_model
+            spans_ = [(self._row_at("qacc_warmstart"), m.nv)] + ([(self._row_at("act"), m.na)] if m.na else [])
+            c = self.forget_cache = (self.batch, *(wp.array(np.array(a, np.int32), dtype=wp.int32, device="cpu")
+                                                   for a in zip(*spans_)))
+        return c[1:]
 
     def _newton_dof_rows(self):
         """Newton joint DOF -> its (world * nv + MuJoCo DOF) in the flattened qvel rows (-1:
@@ -969,27 +979,23 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.launch_rows("contact_wrenches", K().row_contact_wrenches, bodies.shape[0],
                          (bodies, *c[1], int(self.xfrc_nonzero), force, torque, pose))
 
-    def dof_forces(self, newton_dofs: np.ndarray) -> np.ndarray:
+    def write_dof_forces(self, newton_dofs: wp.array, out: wp.array) -> None:
         """Generalized force each joint transmits along its DOFs in the last substep (the
-        joint's drive, effort, passive and limit forces): MuJoCo's interaction force of the
-        DOF's body projected on the DOF's motion axis, for the Newton DOFs `newton_dofs`."""
-        t = self.obs_tables
-        m = self.mj_model
-        cdof = self.out["cdof"].reshape(self.nworld, m.nv, 6)
-        cint = self.out["cfrc_int"].reshape(self.nworld, m.nbody, 6)
-        c = t.get("dof_cols")
-        if c is None or c[0] is not newton_dofs:
-            rows = t["dof_row"][newton_dofs]
-            cols = None
-            k = _world_columns(rows // m.nv, rows % m.nv, self.nworld) if (rows >= 0).all() else None
-            if k is not None:         # (the same DOFs in every world)
-                cols = (k, t["dof_body"][rows[:len(rows) // self.nworld] % m.nv])
-            c = t["dof_cols"] = (newton_dofs, rows, cols)
-        _, rows, cols = c
-        if cols is not None:         # (only the asked DOFs' columns: a humanoid's free joint is 6 of 27)
-            return np.einsum("wvk,wvk->wv", cdof[:, cols[0]], np.take(cint, cols[1], axis=1)).reshape(-1)
-        tau = np.einsum("wvk,wvk->wv", cdof, cint[:, t["dof_body"]]).reshape(-1)
-        return np.where(rows >= 0, tau[np.maximum(rows, 0)], 0.0)
+        joint's drive, effort, passive and limit forces) for the Newton DOFs `newton_dofs` (Warp
+        int32) into `out` (float32): one launch of kernels.row_dof_forces, replayed as a graph."""
+        c = self.dof_force_cache
+        if c is None or c[0] is not self.batch or c[1] is not newton_dofs:
+            wp, t, m = _wp(), self.obs_tables, self.mj_model
+
+            def f64(a, k):
+                return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.size // k, k), device="cpu")
+
+            def ints(a):
+                return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
+            args = (ints(t["dof_row"][newton_dofs.numpy()]), ints(t["dof_body"]), m.nv, m.nbody,
+                    f64(self.out["cdof"], 6), f64(self.out["cfrc_int"], 6))
+            c = self.dof_force_cache = (self.batch, newton_dofs, args, dict(self.out))
+        self.launch_rows("dof_forces", K().row_dof_forces, newton_dofs.shape[0], (*c[2], out))
 
     def contacts_now(self, worlds: Iterable[int]) -> list[tuple]:
         """The contacts of `worlds` at their current state (MuJoCo's forward dynamics of each):

@@ -113,7 +113,8 @@ def scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int3
 
 
 @wp.kernel
-def row_roots(M: K.RowModel, world: wp.array(dtype=wp.int32), qadr: wp.array(dtype=wp.int32),
+def row_roots(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
+              body_ipos: wp.array2d(dtype=wp.vec3d), world: wp.array(dtype=wp.int32), qadr: wp.array(dtype=wp.int32),
               vadr: wp.array(dtype=wp.int32), mj_body: wp.array(dtype=wp.int32),
               root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
               out: wp.array2d(dtype=wp.float32)):
@@ -123,15 +124,15 @@ def row_roots(M: K.RowModel, world: wp.array(dtype=wp.int32), qadr: wp.array(dty
     Isaac Gym's root state has the COM's velocity and the angular velocity in world axes."""
     a = wp.tid()
     w = world[a]
-    qa = M.qpos_at + qadr[a]
-    va = M.qvel_at + vadr[a]
-    q = K._mj_quat(M.rows, w, qa + 3)
-    om = wp.quat_rotate(q, wp.vec3d(M.rows[w, va + 3], M.rows[w, va + 4], M.rows[w, va + 5]))
-    ipos = M.body_ipos[wp.min(w, M.body_ipos.shape[0] - 1), mj_body[a]]
-    v = wp.vec3d(M.rows[w, va], M.rows[w, va + 1], M.rows[w, va + 2]) + wp.cross(om, wp.quat_rotate(q, ipos))
+    qa = qpos_at + qadr[a]
+    va = qvel_at + vadr[a]
+    q = K._mj_quat(rows, w, qa + 3)
+    om = wp.quat_rotate(q, wp.vec3d(rows[w, va + 3], rows[w, va + 4], rows[w, va + 5]))
+    ipos = body_ipos[wp.min(w, body_ipos.shape[0] - 1), mj_body[a]]
+    v = wp.vec3d(rows[w, va], rows[w, va + 1], rows[w, va + 2]) + wp.cross(om, wp.quat_rotate(q, ipos))
     o = body_origin[root_body[a]]
     for k in range(3):
-        out[a, k] = wp.float32(M.rows[w, qa + k] - wp.float64(o[k]))
+        out[a, k] = wp.float32(rows[w, qa + k] - wp.float64(o[k]))
         out[a, 7 + k] = wp.float32(v[k])
         out[a, 10 + k] = wp.float32(om[k])
     for k in range(4):
@@ -139,42 +140,49 @@ def row_roots(M: K.RowModel, world: wp.array(dtype=wp.int32), qadr: wp.array(dty
 
 
 @wp.kernel
-def scatter_roots_on_rows(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32), n: int,
-                          M: K.RowModel, world: wp.array(dtype=wp.int32), qadr: wp.array(dtype=wp.int32),
+def scatter_roots_on_rows(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
+                          n: wp.array(dtype=wp.int32), rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
+                          body_ipos: wp.array2d(dtype=wp.vec3d), world: wp.array(dtype=wp.int32),
+                          qadr: wp.array(dtype=wp.int32),
                           vadr: wp.array(dtype=wp.int32), mj_body: wp.array(dtype=wp.int32),
                           root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
-                          refused: wp.array(dtype=wp.int32), written: wp.array(dtype=wp.int32)):
-    """scatter_roots into MuJoCo's rows (row_roots' inverse) for the actors ids[:n], whose roots
-    are MuJoCo free joints; written[w] = 1 for each world written. One thread (a reset lists a
-    few actors): first find_zero_quaternions (refused[0]: the first listed row with a zero
-    quaternion; then nothing is written), then the writes."""
-    for i in range(n):
+                          forget_at: wp.array(dtype=wp.int32), forget_n: wp.array(dtype=wp.int32),
+                          refused: wp.array(dtype=wp.int32)):
+    """scatter_roots into MuJoCo's rows (row_roots' inverse) for the actors ids[:n[0]], whose
+    roots are MuJoCo free joints; the written worlds forget what they carried (row ranges
+    forget_at[k] .. + forget_n[k]: warm start, activations). One thread (a reset lists a few
+    actors): first find_zero_quaternions (refused[0]: the first listed row with a zero
+    quaternion; then nothing is written), then the writes. (The count in an array: the
+    arguments stay the same from call to call, so the launch replays as a graph.)"""
+    for i in range(n[0]):
         a = ids[i]
         q = wp.quat(src[a, 3], src[a, 4], src[a, 5], src[a, 6])
         if wp.dot(q, q) < ZERO_QUAT_NORM2:
             refused[0] = i
             return
-    for i in range(n):
+    for i in range(n[0]):
         a = ids[i]
         w = world[a]
-        qa = M.qpos_at + qadr[a]
-        va = M.qvel_at + vadr[a]
+        qa = qpos_at + qadr[a]
+        va = qvel_at + vadr[a]
         o = body_origin[root_body[a]]
         r = wp.normalize(wp.quatd(wp.float64(src[a, 3]), wp.float64(src[a, 4]), wp.float64(src[a, 5]),
                                   wp.float64(src[a, 6])))
         om = wp.vec3d(wp.float64(src[a, 10]), wp.float64(src[a, 11]), wp.float64(src[a, 12]))
-        ipos = M.body_ipos[wp.min(w, M.body_ipos.shape[0] - 1), mj_body[a]]
+        ipos = body_ipos[wp.min(w, body_ipos.shape[0] - 1), mj_body[a]]
         v = wp.vec3d(wp.float64(src[a, 7]), wp.float64(src[a, 8]), wp.float64(src[a, 9])) - wp.cross(
             om, wp.quat_rotate(r, ipos))
         local = wp.quat_rotate_inv(r, om)
         for k in range(3):
-            M.rows[w, qa + k] = wp.float64(src[a, k]) + wp.float64(o[k])
-            M.rows[w, va + k] = v[k]
-            M.rows[w, va + 3 + k] = local[k]
-        M.rows[w, qa + 3] = r[3]
+            rows[w, qa + k] = wp.float64(src[a, k]) + wp.float64(o[k])
+            rows[w, va + k] = v[k]
+            rows[w, va + 3 + k] = local[k]
+        rows[w, qa + 3] = r[3]
         for k in range(3):
-            M.rows[w, qa + 4 + k] = r[k]
-        written[w] = 1
+            rows[w, qa + 4 + k] = r[k]
+        for f in range(forget_at.shape[0]):
+            for j in range(forget_n[f]):
+                rows[w, forget_at[f] + j] = wp.float64(0.0)
 
 
 @wp.kernel
@@ -189,15 +197,16 @@ def row_dofs(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int, wor
 
 
 @wp.kernel
-def scatter_dofs_on_rows(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32), n: int,
-                         dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
+def scatter_dofs_on_rows(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int32),
+                         n: wp.array(dtype=wp.int32), dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
                          world: wp.array(dtype=wp.int32), qcol: wp.array(dtype=wp.int32),
                          vcol: wp.array(dtype=wp.int32), rows: wp.array2d(dtype=wp.float64), qpos_at: int,
                          qvel_at: int, forget_at: wp.array(dtype=wp.int32), forget_n: wp.array(dtype=wp.int32)):
-    """scatter_actor_dofs into MuJoCo's rows for the actors ids[:n] (one thread: a reset lists a
-    few actors): each DOF's position and velocity, and the written worlds forget what they
-    carried (the row ranges forget_at[k] .. + forget_n[k]: warm start, activations)."""
-    for i in range(n):
+    """scatter_actor_dofs into MuJoCo's rows for the actors ids[:n[0]] (one thread: a reset lists
+    a few actors; the count in an array, as in scatter_roots_on_rows): each DOF's position and
+    velocity, and the written worlds forget what they carried (the row ranges forget_at[k] ..
+    + forget_n[k]: warm start, activations)."""
+    for i in range(n[0]):
         a = ids[i]
         for k in range(ndof[a]):
             d = dof0[a] + k
