@@ -162,6 +162,35 @@ def test_indexed_dof_state_skips_actors_without_dofs(gym, scene):
     np.testing.assert_allclose(ds["pos"], 0.3, atol=1e-6)
 
 
+def test_a_setter_reads_the_values_a_tensor_holds_at_each_call(gym, scene):
+    """A task passes the same tensor back every step, changed in place in between (gymlike then
+    reads its memory through a kept view instead of copying it), or a new tensor each step, or
+    a view of one: every call writes the values the tensor holds at that call."""
+    sim, envs = scene
+    dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+    gym.refresh_dof_state_tensor(sim)
+    arm = gym.get_actor_index(envs[1], 0, gymapi.DOMAIN_SIM)
+    first = gym.get_actor_dof_index(envs[1], 0, 0, gymapi.DOMAIN_SIM)
+    ids = gymtorch.unwrap_tensor(torch.tensor([arm], dtype=torch.int32))
+    kept = dofs.clone()
+    for k, kind in enumerate(["kept", "kept", "new", "kept", "kept", "kept", "view", "new", "kept"]):
+        value = 0.05 * (k + 1)
+        if kind == "kept":
+            kept[first:first + 9, 0] = value
+            src = kept
+        elif kind == "new":
+            src = dofs.clone()
+            src[first:first + 9, 0] = value
+        else:
+            big = torch.zeros(2, dofs.shape[0], 2)
+            big[1] = dofs
+            big[1, first:first + 9, 0] = value
+            src = big[1]
+        gym.set_dof_state_tensor_indexed(sim, gymtorch.unwrap_tensor(src), ids, 1)
+        gym.refresh_dof_state_tensor(sim)
+        assert torch.allclose(dofs[first:first + 9, 0], torch.full((9,), value)), (k, kind)
+
+
 def test_bodies_follow_every_indexed_write_of_a_reset_when_read(gym, scene):
     """A reset made of several indexed writes (DOFs of env 0's arm, then of env 3's arm, then
     the ant's root in env 1): the bodies read afterwards follow every written actor's joints

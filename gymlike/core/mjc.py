@@ -160,6 +160,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.mask = _wp().zeros(self.nworld + 1, dtype=_wp().bool, device=dev)   # reloaded worlds
         self.mask_np = self.mask.numpy()
         self.stale = np.ones(self.nworld, bool)      # rows to reload from Newton's state
+        self.any_stale = True                         # self.stale.any(), kept as a bool
         self.forget = np.ones(self.nworld, bool)     # rows whose warm start and activations reset then
         self.fields = self.base = None
         self.failed = None           # (worlds, message) MuJoCo raised an error in, last step
@@ -258,11 +259,13 @@ class SolverMuJoCoC(SolverMuJoCo):
         `forget`: the written state does not continue the old one (warm start, activations)."""
         if worlds is None:
             self.stale[:] = True
+            self.any_stale = True
             if forget:
                 self.forget[:] = True
         else:
             worlds = np.asarray(worlds, bool)[:self.nworld]
             self.stale |= worlds
+            self.any_stale = self.any_stale or bool(worlds.any())
             if forget:
                 self.forget |= worlds
 
@@ -425,7 +428,8 @@ class SolverMuJoCoC(SolverMuJoCo):
                         control, self.mjw_data)
         if state_in is not self.last_out:
             self.stale[:] = True
-        if self.stale.any():
+            self.any_stale = True
+        if self.any_stale:
             self._reload(state_in)
         self._prepare(dt)
         self._write_inputs(ctrl, qfrc, xfrc and not direct)
@@ -479,6 +483,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             r["act"][gone] = 0.0
         r["qacc_warmstart"][gone] = 0.0
         stale[:] = False
+        self.any_stale = False
         self.forget[:] = False
         self.inputs_gen += 1         # (mocap poses follow the pushed state)
 
@@ -750,7 +755,7 @@ class SolverMuJoCoC(SolverMuJoCo):
     def rows_current(self, state: newton.State) -> bool:
         """The rows hold every world's state (no Newton write waits to be reloaded) and `state`
         is the Newton state the last step stands for."""
-        return state is self.last_out and not self.stale.any()
+        return state is self.last_out and not self.any_stale
 
     def dof_cells(self, dof_qd: wp.array) -> DofCells | None:
         """Where Isaac Gym's DOFs (Newton DOF indices `dof_qd`, Warp int32) lie in the rows
@@ -1022,7 +1027,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         distance, no body can move faster than its speed (the bounds of check_rows) and every
         DOF is within its limits' margin (`dev` = sim.dev): the guard's checks on the Newton
         states can then be skipped. (False while rows wait to be reloaded: they are not the state.)"""
-        if self.stale.any():
+        if self.any_stale:
             return False
         if self.checked is None:
             self.check_rows(dev)

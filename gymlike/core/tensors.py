@@ -264,15 +264,26 @@ class TensorAPI:
         return t
 
     def _stage(self, site, t, shape):
-        """A gymlike-owned buffer holding `t`'s values, one per argument of each call (`site`):
-        a training loop passes new tensors every step (new memory), while each setter's
-        recorded launch keeps one argument per call site; copying (torch, a few microseconds)
-        beats a new Warp view and launch setup."""
+        """A Warp array holding `t`'s values for call site `site`: a gymlike-owned buffer they
+        are copied into, one per argument of each call, since a training loop may pass new
+        tensors every step (new memory) while each setter's recorded launch keeps one argument
+        per call site (copying, a few microseconds, beats a new Warp view and launch setup);
+        where a site is given the same memory twice in a row (a task passing its acquired
+        state tensor back, viewed), a kept Warp view of that memory instead (no copy; the view
+        keeps the tensor alive, so the same address is the same tensor)."""
         key = (site, shape, t.dtype)
         st = self._staging.get(key)
         if st is None:
             buf = self.torch.empty(shape, dtype=t.dtype, device=self.torch_device)
-            st = self._staging[key] = (buf, _wp().from_torch(buf))
+            # [buffer, its Warp view, (address, kept Warp view of it) or None, last address]
+            st = self._staging[key] = [buf, _wp().from_torch(buf), None, None]
+        ptr = t.data_ptr()
+        if st[2] is not None and st[2][0] == ptr:
+            return st[2][1]
+        if st[3] == ptr:
+            st[2] = (ptr, _wp().from_torch(t.detach().view(shape), requires_grad=False))
+            return st[2][1]
+        st[3] = ptr
         st[0].view(-1).copy_(t.reshape(-1))
         return st[1]
 
