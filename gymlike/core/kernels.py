@@ -256,31 +256,12 @@ def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
 
 
 @wp.kernel
-def row_body_speeds(M: RowModel, worlds: wp.array(dtype=wp.int32), ang_speed: wp.array2d(dtype=wp.float64),
-                    com_speed: wp.array2d(dtype=wp.float64)):
-    """The exact angular speed and COM speed of every body of the worlds w with worlds[w] != 0
-    ((worlds, MuJoCo bodies) outputs; the other rows are left as they were) from MuJoCo's rows
-    (_mj_body), for the speed caps."""
-    w = wp.tid()
-    if worlds[w] == 0:
-        return
-    _mj_root(M, w)
-    w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
-    for b in range(1, M.parent.shape[0]):
-        _mj_body(M, w, b)
-        om = M.ang[w, b]
-        ang_speed[w, b] = wp.length(om)
-        lever = wp.quat_rotate(M.rot[w, b], M.body_ipos[w_ipos, b])      # (origin -> COM)
-        com_speed[w, b] = wp.length(M.lin[w, b] + wp.cross(om, lever))
-
-
-@wp.kernel
 def row_speed_caps(M: RowModel, worlds: wp.array(dtype=wp.int32), ang_cap: wp.array2d(dtype=wp.float64),
                    lin_cap: wp.array2d(dtype=wp.float64), body_actor: wp.array(dtype=wp.int32),
                    dof_actor: wp.array2d(dtype=wp.int32), scale: wp.array(dtype=wp.float64),
                    capped: wp.array(dtype=int)):
     """Isaac Gym's body speed caps (PhysX's max_angular/linear_velocity) on MuJoCo's rows of the
-    worlds w with worlds[w] != 0: each body's exact angular and COM speed (as row_body_speeds),
+    worlds w with worlds[w] != 0: each body's exact angular and COM speed (from _mj_body),
     per actor the factor bringing its fastest body to its caps (body_speed_scale's), then the
     actor's qvel entries times it (dof_actor: the actor of each (world, MuJoCo DOF), -1 none;
     the velocities of an actor are linear in its joint velocities). capped[0] = 1 where any

@@ -561,8 +561,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         return c[0]
 
     def _build_wrench_tables(self):
-        """(kernels.RowModel, the numpy arrays it views, the all-worlds mask and speed outputs
-        of row_body_speeds as Warp arrays and as numpy views): zero-copy Warp views of the rows and of the model fields
+        """(kernels.RowModel, the numpy arrays it views): zero-copy Warp views of the rows and of the model fields
         the batch steps (the template's, or the per-world values); None when the row kernels
         cannot follow the model."""
         wp = _wp()
@@ -605,10 +604,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         M.newton_body = self.mjc_body_to_newton
         M.pos, M.rot, M.lin, M.ang = (wp.zeros((self.nworld, m.nbody), dtype=t, device="cpu")
                                       for t in (wp.vec3d, wp.quatd, wp.vec3d, wp.vec3d))
-        # row_body_speeds' arguments: every world flagged, the speeds
-        speeds = [ints(np.ones(self.nworld))] + [
-            wp.zeros((self.nworld, m.nbody), dtype=wp.float64, device="cpu") for _ in range(2)]
-        return M, keep, speeds, [a.numpy() for a in speeds]
+        return M, keep
 
     def _write_row_wrenches(self, d, span):
         """kernels.row_body_wrenches over every world (`d`: gymlike's DeviceTables; `span`: the
@@ -1115,19 +1111,6 @@ class SolverMuJoCoC(SolverMuJoCo):
             if not (self._angular_bound(worlds, b) <= ang_cap[worlds, b]).all():
                 return True
         return False
-
-    def _exact_speeds(self, worlds=None):
-        """(worlds, MuJoCo bodies) exact angular and COM speeds from the rows, computed for the
-        rows of the worlds flagged in `worlds` (Warp int32 over worlds, non-zero: compute; None:
-        all) by kernels.row_body_speeds where the row kernels follow the model; else None.
-        (A mask rather than a list: one launch of fixed size replays as a graph.)"""
-        tables = self._wrench_tables() if not self.params_dirty else None
-        if tables is None:
-            return None
-        M, _, arrays, views = tables
-        self.launch_rows("row_speeds", K().row_body_speeds, self.nworld,
-                         (M, arrays[0] if worlds is None else worlds, *arrays[1:]))
-        return views[1:]
 
     def speed_bounds(self, tight: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Per world: (a bound on every body's angular speed, on every body's COM speed), from

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     import warp as wp
 
     from .assets.record import Asset
-    from .mjc import DofCells, SolverMuJoCoC
     from .sim import Actor, Env, Sim
     from .tables import HostTables
 def _flags(flags, what):
@@ -521,17 +520,10 @@ def spans(start: np.ndarray, count: np.ndarray) -> np.ndarray:
     return np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
 
 
-def write_dofs_on_rows(sim: Sim, rows: tuple[SolverMuJoCoC, DofCells], src: np.ndarray) -> None:
-    """Every DOF state `src` ((dofs, 2) numpy) on MuJoCo C's rows (`rows` = mjc.dof_rows(sim):
-    every DOF is one coordinate of MuJoCo's rows and they hold the current state),
-    mjc.write_dofs; the listed actors' through SolverMuJoCoC.write_dofs_of."""
-    rows[0].write_dofs(rows[1], src)
-
-
 def write_dof_rows(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, arts: wp.array,
                    launch: Callable) -> None:
     """DOF states (dofs, 2) of the actors `ids` (Warp `src`) through Newton's joint state (where
-    MuJoCo's rows do not hold them: mjc.dof_rows, write_dofs_on_rows)."""
+    MuJoCo's rows do not hold them: mjc.dof_rows, SolverMuJoCoC.write_dofs_of)."""
     TK = _tensor_kernels()
     sim.sync_joint_state()
     st, d = sim.joint_state, sim.dev

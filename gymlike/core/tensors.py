@@ -393,7 +393,7 @@ class TensorAPI:
         rows = mjc.dof_rows(self.sim) if self.n_dof else None
         if rows is not None and indices is ALL:    # (MuJoCo C's rows: straight from the tensor's memory, see state)
             t = self.checked(tensor, what, self.n_dof, 2, arg="dof_states")
-            state.write_dofs_on_rows(self.sim, rows, t.detach().numpy().reshape(-1, 2))
+            rows[0].write_dofs(rows[1], t.detach().numpy().reshape(-1, 2))
             return True
         if rows is not None:            # (the listed actors' DOFs: one launch into the rows)
             src = self.as_array(tensor, what, self.n_dof, 2, arg="dof_states")
