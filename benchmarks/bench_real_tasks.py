@@ -1,13 +1,16 @@
-"""Real IsaacGymEnvs tasks on gymlike's CPU pipeline against a raw MuJoCo C rollout of the very
-MjModel gymlike compiled for them, side by side in one process.
+"""Real IsaacGymEnvs (or legged_gym) tasks on gymlike's CPU pipeline against a raw MuJoCo C
+rollout of the very MjModel gymlike compiled for them, side by side in one process.
 
     python benchmarks/bench_real_tasks.py /path/to/IsaacGymEnvs                    # 6 tasks, 64 and 512 envs
     python benchmarks/bench_real_tasks.py /path/to/IsaacGymEnvs Ant Anymal --envs 64 --steps 50
+    python benchmarks/bench_real_tasks.py /path/to/legged_gym --out benchmarks/results/bench_legged_gym.json
 
 IsaacGymEnvs is fetched separately and run unmodified (never copied into this repository); its
 own dependencies (hydra-core, omegaconf, gym 0.23, termcolor) must be importable (PYTHONPATH).
 Each task is built from its own hydra config (CPU pipeline, headless) in a child process, reset,
-warmed up, then stepped with uniform random actions in [-1, 1].
+warmed up, then stepped with uniform random actions in [-1, 1]. A legged_gym checkout
+(leggedrobotics/legged_gym; rsl_rl 1.0.2 importable, which its task registry imports) runs
+anymal_c_flat and anymal_c_rough by default, each built as its train.py builds it.
 
 Per task and env count, best of `--trials` alternating trials of `--steps` env.steps:
 
@@ -35,13 +38,23 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT = ["Cartpole", "Ant", "Humanoid", "Anymal", "AnymalTerrain", "ShadowHand"]
+LEGGED = ["anymal_c_flat", "anymal_c_rough"]       # (legged_gym)
 
 
 def make_task(root, task, num_envs):
-    """An IsaacGymEnvs task from its own hydra config (tools/real_clients.py)."""
+    """An IsaacGymEnvs task from its own hydra config, or a legged_gym task as its train.py builds
+    it (tools/real_clients.py)."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
-    from real_clients import make_task as make
-    return make(root, task, num_envs)
+    import real_clients
+    if real_clients.is_legged_gym(root):
+        return real_clients.make_legged_task(root, task, num_envs)
+    return real_clients.make_task(root, task, num_envs)
+
+
+def task_folder(root):
+    """The folder the client's own scripts run from."""
+    return root if os.path.isfile(os.path.join(root, "legged_gym", "envs", "__init__.py")) \
+        else os.path.join(root, "isaacgymenvs")
 
 
 class Inside:
@@ -74,7 +87,7 @@ def child(root, task_name, n, steps, trials, warmup):
     import numpy as np
     import gymlike  # noqa: F401  (first, as Isaac Gym code imports isaacgym before torch: core/runtime.passive_openmp)
     import torch
-    os.chdir(os.path.join(root, "isaacgymenvs"))
+    os.chdir(task_folder(root))
     env = make_task(root, task_name, n)
     env.reset()
     torch.manual_seed(0)
@@ -139,8 +152,9 @@ def child(root, task_name, n, steps, trials, warmup):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("root", help="an IsaacGymEnvs checkout (the folder holding isaacgymenvs/)")
-    ap.add_argument("tasks", nargs="*", default=DEFAULT)
+    ap.add_argument("root", help="an IsaacGymEnvs checkout (the folder holding isaacgymenvs/) or a "
+                                 "legged_gym one (the folder holding legged_gym/)")
+    ap.add_argument("tasks", nargs="*")
     ap.add_argument("--envs", nargs="+", type=int, default=[64, 512])
     ap.add_argument("--steps", type=int, default=50)
     ap.add_argument("--trials", type=int, default=3)
@@ -148,10 +162,11 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "results", "bench_real_tasks.json"))
     args = ap.parse_args()
     root = os.path.abspath(args.root)
+    tasks = args.tasks or (LEGGED if task_folder(root) == root else DEFAULT)
     rows = []
     print(f"{'task':<14} {'envs':>5} {'pipeline':>9} {'env-steps/s':>12} {'inside ms':>10} {'raw ms':>8} "
           f"{'step/raw':>9} {'inside/raw':>11}")
-    for task in args.tasks:
+    for task in tasks:
         for n in args.envs:
             p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", root, task, str(n),
                                 str(args.steps), str(args.trials), str(args.warmup)],

@@ -17,8 +17,9 @@ Same names, signatures and results as Isaac Gym's `isaacgym.gymutil`:
 
 Differences (python_bindings_docs/gymutil.md): `--flex` with a CPU `--sim_device` keeps the CPU
 (Newton's XPBD runs there; Isaac Gym switched to cuda:0), and on a machine without CUDA the default
-`cuda:0` device and GPU pipeline become the CPU in the parsed arguments, with one warning, so
-scripts that pick their torch device from `args` run.
+`cuda:0` device and GPU pipeline become the CPU in the parsed arguments, with one warning, as do
+the script's own device parameters (`--rl_device cuda:0`), so scripts that pick their torch
+device from `args` run.
 """
 
 from __future__ import annotations
@@ -139,6 +140,23 @@ def _add_custom_parameter(parser, spec):
     parser.add_argument(spec["name"], **kwargs)
 
 
+def _custom_devices_to_cpu(args, custom_parameters):
+    """A script's own device parameters (a custom parameter named like `--rl_device`) set to a CUDA
+    device on a machine without CUDA become 'cpu', with one warning, as --sim_device does: training
+    scripts (legged_gym's `--rl_device`, default cuda:0) then run unchanged."""
+    moved = []
+    for spec in custom_parameters:
+        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str) or "device" not in spec["name"]:
+            continue
+        dest = spec.get("dest") or spec["name"].lstrip("-").replace("-", "_")
+        value = getattr(args, dest, None)
+        if isinstance(value, str) and (value == "cuda" or value.startswith("cuda:")):
+            moved.append(f"--{dest} {value}")
+            setattr(args, dest, "cpu")
+    if moved:
+        warn(f"gymutil.parse_arguments: CUDA is not available; {', '.join(moved)} set to 'cpu'")
+
+
 def parse_arguments(description="Isaac Gym Example", headless=False, no_graphics=False, custom_parameters=[]):
     """Parse sys.argv with Isaac Gym's standard flags plus `custom_parameters` (a list of dicts with
     keys name, type or action, default, help). Returns the argparse Namespace Isaac Gym returns."""
@@ -177,6 +195,8 @@ def parse_arguments(description="Isaac Gym Example", headless=False, no_graphics
              f"--pipeline {args.pipeline} run on the CPU (sim_device 'cpu', pipeline 'cpu')")
         args.sim_device, args.sim_device_type = "cpu", "cpu"
         args.pipeline, args.use_gpu_pipeline = "cpu", False
+    if not _cuda_available():
+        _custom_devices_to_cpu(args, custom_parameters or [])
     if args.sim_device_type != "cuda" and args.use_gpu_pipeline:
         print("Can't use GPU pipeline with CPU Physics. Changing pipeline to 'CPU'.")
         args.pipeline = "CPU"

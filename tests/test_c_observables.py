@@ -29,7 +29,7 @@ STAND = {"HAA": 0.0, "HFE": 0.7, "KFE": -1.4}
 LEGS = ["LF", "RF", "LH", "RH"]
 
 
-def quadruped_run(gym, pipeline, monkeypatch, push=0.0, frames=150):
+def quadruped_run(gym, pipeline, monkeypatch, push=0.0, frames=300):
     """Two quadrupeds under PD drives in the standing pose; env 0's trunk pushed down by `push`
     newtons (a body force, applied every frame from frame 60). -> (mass, feet forces (envs,
     4, 3), base forces (envs, 3), DOF forces (envs, 12))."""

@@ -31,6 +31,20 @@ def test_without_cuda_the_gpu_defaults_become_the_cpu(monkeypatch):
     torch.zeros(1, device=args.sim_device)      # what scripts do with it works
 
 
+def test_without_cuda_a_scripts_own_cuda_device_parameters_become_the_cpu(monkeypatch):
+    custom = [{"name": "--rl_device", "type": str, "default": "cuda:0"},
+              {"name": "--eval-device", "type": str, "default": "cuda"},
+              {"name": "--checkpoint", "type": str, "default": "cuda:0"}]     # (not a device)
+    with pytest.warns(UserWarning, match=r"--rl_device cuda:0, --eval_device cuda set to 'cpu'"):
+        args = parse(monkeypatch, "--sim_device", "cpu", cuda=False, custom_parameters=custom)
+    assert (args.rl_device, args.eval_device, args.checkpoint) == ("cpu", "cpu", "cuda:0")
+    args = parse(monkeypatch, "--rl_device", "cuda:1", cuda=True, custom_parameters=custom)
+    assert (args.rl_device, args.eval_device) == ("cuda:1", "cuda")      # with CUDA: as given
+    args = parse(monkeypatch, "--sim_device", "cpu", "--rl_device", "cpu", cuda=False,
+                 custom_parameters=custom[:1])
+    assert args.rl_device == "cpu"
+
+
 def test_parse_bool_float_int_bool_and_engine_configs(monkeypatch):
     custom = [{"name": "--pos_control", "type": gymutil.parse_bool, "const": True, "default": True, "help": "x"},
               {"name": "--value", "type": gymutil.parse_float_int_bool, "default": 1}]

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import make_sim, options, pose
+from conftest import make_sim, options, pose, sim_params
 from gymlike import gymapi
 
 DT = 1.0 / 240.0
@@ -161,6 +161,43 @@ def test_box_on_20_degree_slope_sticks_with_mu_06_and_slides_with_mu_01(gym, eng
         a = (speed[240][k] - speed[120][k]) / (120 * DT)
         assert a == pytest.approx(a_expect, rel=0.05)
         assert moved[k] > 0.5
+
+
+def _incline_creep(gym, monkeypatch, pipeline, degrees, mujoco_options=None):
+    """A 0.2 m box set at rest on a ground plane tilted by `degrees` (mu 1), then 5 s of
+    simulation: -> how far it moved (m) along the plane."""
+    from gymlike.core import handles
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+    sim = gym.create_sim(0, -1, gymapi.SIM_PHYSX, sim_params(dt=1 / 60, substeps=2))
+    if mujoco_options is not None:
+        handles.sim_of(sim).mujoco_options = mujoco_options
+    a = math.radians(degrees)
+    pp = gymapi.PlaneParams()
+    pp.normal = gymapi.Vec3(math.sin(a), 0.0, math.cos(a))
+    pp.static_friction = pp.dynamic_friction = 1.0
+    gym.add_ground(sim, pp)
+    box = gym.create_box(sim, 0.2, 0.2, 0.2, options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, box, pose(0.1 * math.sin(a), 0.0, 0.1 * math.cos(a),
+                                    gymapi.Quat.from_axis_angle(gymapi.Vec3(0, 1, 0), a)), "box", 0, 0)
+    for _ in range(30):                         # (contact settled)
+        gym.simulate(sim)
+    p0 = _p(_body(gym, env))
+    for _ in range(300):
+        gym.simulate(sim)
+    moved = float(np.linalg.norm(_p(_body(gym, env)) - p0))
+    gym.destroy_sim(sim)
+    return moved
+
+
+@pytest.mark.parametrize("pipeline", ["mujoco-c", "warp"])
+def test_static_friction_holds_a_box_on_a_40_degree_incline_physx(gym, monkeypatch, pipeline):
+    """tan(40 deg) = 0.84 < mu 1: PhysX's static friction holds the box. MuJoCo's friction is a
+    soft constraint that creeps under a steady tangential load (15 mm in these 5 s with its
+    default impratio 1, which sim.mujoco_options brings back here); gymlike's default friction-to-
+    normal impedance ratio (100) keeps the creep under 1 mm."""
+    assert _incline_creep(gym, monkeypatch, pipeline, 40.0) < 1e-3
+    assert _incline_creep(gym, monkeypatch, pipeline, 40.0, {"impratio": 1.0}) > 5e-3
 
 
 def test_restitution_ball_rebounds_flex(gym):

@@ -2,6 +2,7 @@
 
     python tools/real_clients.py examples  /path/to/isaacgym/python/examples [names...]
     python tools/real_clients.py igenvs    /path/to/IsaacGymEnvs [TaskName ...]
+    python tools/real_clients.py legged    /path/to/legged_gym [task ...]
 
 `examples`: every script of an Isaac Gym Preview 4 `python/examples` folder runs through
 `python -m gymlike.run --headless --max-frames 60` from that folder (as its README says to run
@@ -13,6 +14,11 @@ observation and reward stays finite (REAL_CLIENTS_ENVS / REAL_CLIENTS_STEPS chan
 (hydra-core, omegaconf, gym 0.23, termcolor; put them on PYTHONPATH), and runs from
 `isaacgymenvs/` as IsaacGymEnvs' train.py does. The tasks package's __init__ imports every
 task (some need warp 0.10, urdfpy, pysdf), so each task module is imported on its own.
+
+`legged`: each legged_gym task (leggedrobotics/legged_gym: anymal_c_flat, anymal_c_rough,
+anymal_b, a1, cassie) built as its train.py builds it (its own get_args and task registry,
+headless; rsl_rl 1.0.2 importable, which that registry imports), from the checkout's folder,
+then stepped as above.
 
 Nothing from those repositories is copied here; results go in python_bindings_docs/real_clients.md.
 """
@@ -29,6 +35,9 @@ TASKS = {"Ant": "ant", "Anymal": "anymal", "AnymalTerrain": "anymal_terrain", "B
          "Humanoid": "humanoid", "HumanoidAMP": "humanoid_amp", "Ingenuity": "ingenuity",
          "Quadcopter": "quadcopter", "ShadowHand": "shadow_hand", "AllegroHand": "allegro_hand",
          "Trifinger": "trifinger"}
+
+
+LEGGED_TASKS = ("anymal_c_flat", "anymal_c_rough", "anymal_b", "a1", "cassie")
 
 
 def _last_error(text):
@@ -75,16 +84,41 @@ def make_task(root, task, num_envs):
                headless=True, virtual_screen_capture=False, force_render=False)
 
 
+def is_legged_gym(root):
+    """Whether `root` is a legged_gym checkout (leggedrobotics/legged_gym) rather than IsaacGymEnvs."""
+    return os.path.isfile(os.path.join(root, "legged_gym", "envs", "__init__.py"))
+
+
+def make_legged_task(root, task, num_envs):
+    """A legged_gym task (anymal_c_flat, anymal_c_rough, a1, cassie...) built as its train.py
+    builds it (its own get_args and task_registry, headless; CUDA defaults become the CPU), on
+    gymlike. Needs rsl_rl 1.0.2 (legged_gym's task_registry imports it) importable."""
+    sys.path.insert(0, root)
+    import gymlike
+    gymlike.install_isaacgym_alias()
+    import legged_gym.envs  # noqa: F401  (registers the tasks)
+    from legged_gym.utils import get_args, task_registry
+    argv = sys.argv
+    sys.argv = ["train.py", f"--task={task}", "--headless", f"--num_envs={num_envs}"]
+    try:
+        args = get_args()
+    finally:
+        sys.argv = argv
+    env, _ = task_registry.make_env(name=task, args=args)
+    return env
+
+
 def run_task(root, task, num_envs=16, steps=100):
     """(in a child process) build, reset and step one IsaacGymEnvs task."""
     import gymlike  # noqa: F401  (first, as Isaac Gym code imports isaacgym before torch)
     import torch
-    env = make_task(root, task, num_envs)
+    env = (make_legged_task if is_legged_gym(root) else make_task)(root, task, num_envs)
     env.reset()
     torch.manual_seed(0)
     bad = 0
     for _ in range(steps):
-        obs, rew, done, _ = env.step(torch.rand((env.num_envs, env.num_actions)) * 2 - 1)
+        out = env.step(torch.rand((env.num_envs, env.num_actions)) * 2 - 1)
+        obs, rew = out[0], out[2 if len(out) == 5 else 1]      # (legged_gym: obs, privileged obs, rew, ...)
         o = obs["obs"] if isinstance(obs, dict) else obs
         bad += int(not (torch.isfinite(o).all() and torch.isfinite(rew).all()))
     print(f"RESULT {task} steps={steps} non_finite_steps={bad}")
@@ -92,12 +126,13 @@ def run_task(root, task, num_envs=16, steps=100):
 
 
 def run_igenvs(root, tasks):
-    tasks = tasks or list(TASKS)
+    legged = is_legged_gym(root)
+    tasks = tasks or list(LEGGED_TASKS if legged else TASKS)
     ok = 0
     for task in tasks:
         t0 = time.time()
         p = subprocess.run([sys.executable, os.path.abspath(__file__), "_task", root, task],
-                           cwd=os.path.join(root, "isaacgymenvs"), capture_output=True, text=True)
+                           cwd=root if legged else os.path.join(root, "isaacgymenvs"), capture_output=True, text=True)
         good = p.returncode == 0 and "non_finite_steps=0" in p.stdout
         ok += good
         print(f"{task:18s} {'runs' if good else 'FAILS':6s} {time.time() - t0:6.0f} s  "
@@ -106,12 +141,12 @@ def run_igenvs(root, tasks):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("examples", "igenvs", "_task"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("examples", "igenvs", "legged", "_task"):
         raise SystemExit(__doc__)
     kind, path, rest = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3:]
     if kind == "examples":
         run_examples(path, rest)
-    elif kind == "igenvs":
+    elif kind in ("igenvs", "legged"):
         run_igenvs(path, rest)
     else:
         sys.exit(0 if run_task(path, rest[0], int(os.environ.get("REAL_CLIENTS_ENVS", 16)),
