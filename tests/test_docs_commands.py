@@ -32,8 +32,14 @@ PIP = "installs packages into the shared .venv over the network; install.sh is c
 # command line -> dict(run=bool, expect=[substrings of stdout+stderr], reason=str, needs=command, timeout=s)
 EXTERNAL = ("needs an IsaacGymEnvs checkout fetched separately (never copied here) and its own "
             "dependencies; runs for minutes to an hour")
+LEGGED = ("needs a legged_gym checkout and rsl_rl 1.0.2 fetched separately (never copied here); "
+          "runs for minutes")
 PLAN = {
     "python benchmarks/bench_real_tasks.py /path/to/IsaacGymEnvs": dict(run=False, reason=EXTERNAL),
+    "python benchmarks/bench_real_tasks.py /path/to/legged_gym": dict(run=False, reason=LEGGED),
+    "python tools/real_clients.py legged /path/to/legged_gym": dict(run=False, reason=LEGGED),
+    "python -m gymlike.run legged_gym/scripts/train.py --task=anymal_c_flat --headless --num_envs 512":
+        dict(run=False, reason=LEGGED),
     "python benchmarks/train_real_tasks.py /path/to/IsaacGymEnvs Ant --envs 512 --minutes 15":
         dict(run=False, reason=EXTERNAL),
     # README.md
