@@ -41,20 +41,11 @@ DEFAULT = ["Cartpole", "Ant", "Humanoid", "Anymal", "AnymalTerrain", "ShadowHand
 LEGGED = ["anymal_c_flat", "anymal_c_rough"]       # (legged_gym)
 
 
-def make_task(root, task, num_envs):
-    """An IsaacGymEnvs task from its own hydra config, or a legged_gym task as its train.py builds
-    it (tools/real_clients.py)."""
+def clients():
+    """tools/real_clients.py (how each client builds its tasks, and where its scripts run)."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import real_clients
-    if real_clients.is_legged_gym(root):
-        return real_clients.make_legged_task(root, task, num_envs)
-    return real_clients.make_task(root, task, num_envs)
-
-
-def task_folder(root):
-    """The folder the client's own scripts run from."""
-    return root if os.path.isfile(os.path.join(root, "legged_gym", "envs", "__init__.py")) \
-        else os.path.join(root, "isaacgymenvs")
+    return real_clients
 
 
 class Inside:
@@ -87,8 +78,8 @@ def child(root, task_name, n, steps, trials, warmup):
     import numpy as np
     import gymlike  # noqa: F401  (first, as Isaac Gym code imports isaacgym before torch: core/runtime.passive_openmp)
     import torch
-    os.chdir(task_folder(root))
-    env = make_task(root, task_name, n)
+    os.chdir(clients().client_folder(root))
+    env = clients().make_client_task(root, task_name, n)
     env.reset()
     torch.manual_seed(0)
     acts = [torch.rand((env.num_envs, env.num_actions)) * 2 - 1 for _ in range(16)]
@@ -162,7 +153,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "results", "bench_real_tasks.json"))
     args = ap.parse_args()
     root = os.path.abspath(args.root)
-    tasks = args.tasks or (LEGGED if task_folder(root) == root else DEFAULT)
+    tasks = args.tasks or (LEGGED if clients().is_legged_gym(root) else DEFAULT)
     rows = []
     print(f"{'task':<14} {'envs':>5} {'pipeline':>9} {'env-steps/s':>12} {'inside ms':>10} {'raw ms':>8} "
           f"{'step/raw':>9} {'inside/raw':>11}")

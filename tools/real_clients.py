@@ -89,6 +89,16 @@ def is_legged_gym(root):
     return os.path.isfile(os.path.join(root, "legged_gym", "envs", "__init__.py"))
 
 
+def client_folder(root):
+    """The folder a client's own scripts run from: legged_gym's checkout, IsaacGymEnvs' isaacgymenvs/."""
+    return root if is_legged_gym(root) else os.path.join(root, "isaacgymenvs")
+
+
+def make_client_task(root, task, num_envs):
+    """A task of either client, as its own train.py builds it (make_task, make_legged_task)."""
+    return (make_legged_task if is_legged_gym(root) else make_task)(root, task, num_envs)
+
+
 def make_legged_task(root, task, num_envs):
     """A legged_gym task (anymal_c_flat, anymal_c_rough, a1, cassie...) built as its train.py
     builds it (its own get_args and task_registry, headless; CUDA defaults become the CPU), on
@@ -112,7 +122,7 @@ def run_task(root, task, num_envs=16, steps=100):
     """(in a child process) build, reset and step one IsaacGymEnvs task."""
     import gymlike  # noqa: F401  (first, as Isaac Gym code imports isaacgym before torch)
     import torch
-    env = (make_legged_task if is_legged_gym(root) else make_task)(root, task, num_envs)
+    env = make_client_task(root, task, num_envs)
     env.reset()
     torch.manual_seed(0)
     bad = 0
@@ -132,7 +142,7 @@ def run_igenvs(root, tasks):
     for task in tasks:
         t0 = time.time()
         p = subprocess.run([sys.executable, os.path.abspath(__file__), "_task", root, task],
-                           cwd=root if legged else os.path.join(root, "isaacgymenvs"), capture_output=True, text=True)
+                           cwd=client_folder(root), capture_output=True, text=True)
         good = p.returncode == 0 and "non_finite_steps=0" in p.stdout
         ok += good
         print(f"{task:18s} {'runs' if good else 'FAILS':6s} {time.time() - t0:6.0f} s  "
