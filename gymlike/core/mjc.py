@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import upstream
+from .math3d import quat_to_matrix
 from .launch import Graphs, Launcher
 from .errors import GymlikeValueError, listed, warn
 from .runtime import newton as _newton, wp as _wp
@@ -344,7 +345,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             self.base = {key: self._base_value(key) for key, _, _ in self.fields}
         n = self.nworld
         flags = self.mujoco.mjtDisableBit
-        shared, per_world = {}, {}
+        values = {}
         for key, arr, shape in self.fields:
             v = arr.numpy().reshape(-1, *shape) if shape else arr.numpy().reshape(-1)
             if key == "geom_gap":
@@ -358,7 +359,10 @@ class SolverMuJoCoC(SolverMuJoCo):
             if v.dtype == np.float32:
                 # Newton's float32 copy of the compiled float64 value stands for that value
                 v = np.where(v == base.astype(np.float32), base, v)
-            v = v.astype(np.float64)
+            values[key] = v.astype(np.float64)
+        self._inertial_frames(values)
+        shared, per_world = {}, {}
+        for key, v in values.items():
             if (v == v[:1]).all():
                 shared[key] = v[0]
             else:
@@ -367,6 +371,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         for key, value in shared.items():
             target, name = (self.template.opt, key[4:]) if key.startswith("opt.") else (self.template, key)
             cur = getattr(target, name)
+            if isinstance(cur, np.ndarray) and cur.size != value.size:    # (bvh_aabb: the bodies' rows lead)
+                cur = cur.reshape(-1)[:value.size]
             if not np.array_equal(np.asarray(cur, np.float64).reshape(-1), value):
                 if isinstance(cur, np.ndarray):
                     cur[...] = value.reshape(cur.shape)
@@ -388,6 +394,58 @@ class SolverMuJoCoC(SolverMuJoCo):
         """The batch model's own value of a field (before any per-world values), float64."""
         owner = self.template.opt if key.startswith("opt.") else self.template
         return np.asarray(getattr(owner, key.split(".")[-1]), np.float64).copy()
+
+    # MuJoCo's compiler picks each body's inertial frame (principal axes) and builds the body's
+    # collision BVH (midphase boxes, bvh_aabb) in that frame. Newton writes the inertia again as
+    # its own eigendecomposition, whose axes may be the compiled ones flipped or permuted: the
+    # boxes would then be read in the wrong frame and MuJoCo would drop contacts (a foot of four
+    # spheres fell through the ground). So the compiled frame is kept wherever its axes are still
+    # principal axes of Newton's inertia, and the boxes follow a frame that really changed.
+    def _inertial_frames(self, values: dict) -> None:
+        """Edit `values` (field -> (worlds, n) float64, Newton's per-world values) in place: each
+        body's body_iquat / body_inertia expressed in the compiled inertial frame when that frame
+        diagonalizes Newton's inertia tensor, and 'bvh_aabb' (the bodies' rows) re-expressed in
+        the inertial frames that differ from the compiled ones."""
+        if "body_iquat" not in values or "body_inertia" not in values:
+            return
+        m, n = self.template, self.nworld
+        if "bvh_aabb" not in self.base:
+            rows = int(max((m.body_bvhadr + m.body_bvhnum).max(initial=0), 0))
+            self.base["bvh_aabb"] = np.asarray(m.bvh_aabb[:rows], np.float64).copy()
+        q0 = self.base["body_iquat"].reshape(-1, 4)            # compiled, MuJoCo's (w, x, y, z)
+        d0 = self.base["body_inertia"].reshape(-1, 3)
+        nb = len(q0)
+        q = values["body_iquat"].reshape(n, nb, 4)
+        d = values["body_inertia"].reshape(n, nb, 3)
+        R0 = _wxyz_matrix(q0)
+        R = _wxyz_matrix(q)
+        tensor = np.einsum("wbij,wbj,wbkj->wbik", R, d, R)          # Newton's inertia, body frame
+        D = np.einsum("bji,wbjk,bkl->wbil", R0, tensor, R0)         # ... in the compiled axes
+        diag = np.einsum("wbii->wbi", D)
+        scale = np.maximum(np.abs(diag).max(-1, keepdims=True), 1e-30)
+        off = np.abs(D - diag[..., None] * np.eye(3)).max((-2, -1))
+        keep = off <= 1e-5 * scale[..., 0]
+        same = keep[..., None] & (np.abs(diag - d0) <= 1e-5 * scale)
+        q = np.where(keep[..., None], q0, q)
+        d = np.where(keep[..., None], np.where(same, d0, diag), d)
+        values["body_iquat"] = q.reshape(n, -1)
+        values["body_inertia"] = d.reshape(n, -1)
+        aabb0 = self.base["bvh_aabb"]
+        if not len(aabb0):
+            return
+        ipos0 = self.base["body_ipos"].reshape(-1, 3)
+        ipos = values["body_ipos"].reshape(n, nb, 3) if "body_ipos" in values else np.broadcast_to(ipos0, (n, nb, 3))
+        moved = ((q != q0).any(-1) | (ipos != ipos0).any(-1)) & (np.asarray(m.body_bvhnum) > 0)
+        aabb = np.broadcast_to(aabb0, (n, *aabb0.shape)).copy()
+        for w, b in zip(*np.nonzero(moved)):
+            # compiled inertial frame -> this one: rotated boxes grow into the boxes enclosing them
+            # (exact for the flips and permutations of equivalent axes)
+            rel = R[w, b].T @ R0[b]
+            shift = R[w, b].T @ (ipos0[b] - ipos[w, b])
+            rows = slice(int(m.body_bvhadr[b]), int(m.body_bvhadr[b] + m.body_bvhnum[b]))
+            box = aabb0[rows]
+            aabb[w, rows] = np.hstack((box[:, :3] @ rel.T + shift, box[:, 3:] @ np.abs(rel).T))
+        values["bvh_aabb"] = aabb.reshape(n, -1)
 
     # ------------------------------------------------------------------ the step
     def step(self, state_in: newton.State, state_out: newton.State, control: newton.Control,
@@ -1276,6 +1334,12 @@ def _columns(c):
     if len(c) and (np.diff(c) == 1).all():
         return slice(int(c[0]), int(c[-1]) + 1)
     return c
+
+
+def _wxyz_matrix(q):
+    """Rotation matrices (..., 3, 3) of MuJoCo's (w, x, y, z) quaternions (..., 4)."""
+    q = np.asarray(q, np.float64)
+    return quat_to_matrix(np.concatenate([q[..., 1:], q[..., :1]], -1))
 
 
 def _copy_values(src, dst):
