@@ -268,6 +268,7 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
         raise GymlikeRuntimeError(f"internal: {model.body_count} Newton bodies for {h.num_bodies} gymlike bodies")
     h.base_shape_color = model.shape_color.numpy().copy()    # what reset_actor_materials restores
     h.dof_velocity_limit = np.zeros(num_dofs, np.float32)
+    h.dof_friction = np.zeros(num_dofs, np.float32)
     sim.attach(host=h)
 
     d = DeviceTables()
@@ -295,6 +296,8 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.passive_forces = False
     d.dof_velocity_limit = wp.zeros(num_dofs, dtype=wp.float32, device=dev)  # <= 0: none
     d.velocity_clamp = False           # set by props.write_dof_props (SIM_PHYSX only)
+    d.dof_friction = wp.zeros(num_dofs, dtype=wp.float32, device=dev)
+    d.joint_friction = False           # set by props.write_dof_props (SIM_PHYSX only)
     sim.attach(dev=d)
 
     # body speed caps (AssetOptions.max_linear/angular_velocity), applied on SIM_PHYSX

@@ -305,7 +305,7 @@ def row_speed_caps(M: RowModel, worlds: wp.array(dtype=wp.int32), ang_cap: wp.ar
 
 @wp.kernel
 def row_checks(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
-               vlim: wp.array2d(dtype=wp.float64), q_lo: wp.array2d(dtype=wp.float64),
+               q_lo: wp.array2d(dtype=wp.float64),
                q_hi: wp.array2d(dtype=wp.float64), parent: wp.array(dtype=wp.int32),
                dof_first: wp.array(dtype=wp.int32), dof_count: wp.array(dtype=wp.int32),
                angular: wp.array(dtype=wp.int32), dof_reach: wp.array2d(dtype=wp.float64),
@@ -316,7 +316,6 @@ def row_checks(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
                world_over: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32)):
     """One pass over each world's row after a step (one thread per world; tables of one row
     are shared by every world, else one row per world):
-    - DOF velocity limits, |qvel| <= vlim (inf: none; a vlim of 0 rows: no clamp);
     - per MuJoCo body (parents first) a bound on its angular speed, w_bound = the sum of |qvel|
       of the angular DOFs from the root down to it, and on its COM speed, v_bound = the sum of
       the linear |qvel| + each angular |qvel| times the length of the chain from its joint's
@@ -327,15 +326,6 @@ def row_checks(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
       comparison), flags[1] = 1 where a bound reaches a body's speed caps (world_over: which
       worlds)."""
     w = wp.tid()
-    if vlim.shape[0] > 0:
-        lw = wp.min(w, vlim.shape[0] - 1)
-        for k in range(vlim.shape[1]):
-            v = rows[w, qvel_at + k]
-            lim = vlim[lw, k]
-            if v > lim:
-                rows[w, qvel_at + k] = lim
-            elif v < -lim:
-                rows[w, qvel_at + k] = -lim
     sound = int(0)
     if q_lo.shape[0] > 0:
         sound = int(1)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import upstream
+from . import joint_rows, upstream
 from .math3d import quat_to_matrix
 from .launch import Graphs, Launcher
 from .errors import GymlikeValueError, listed, warn
@@ -202,6 +202,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.body_f_cache = None     # (_body_f_rows,)
         self.wrench_cache = None     # (_wrench_tables,)
         self.per_world_keys = frozenset()    # model fields the batch gives per-world values (_sync_params)
+        self.joint = None            # PhysX's joint rows: tables and views (_joint_tables), None: off or stale
+        self.joint_wanted = False    # the batch binds the fields the joint rows read
         self._make_batch(m)
 
     # ------------------------------------------------------------------ the batch
@@ -233,6 +235,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.observing:
             self.out = {name: b.bind(name) for name in ("cfrc_ext", "cfrc_int", "cdof", "subtree_com", "xipos",
                                                          "xpos", "xquat")}
+        self.joint = None
+        if self.joint_wanted:
+            self.frame_out = {name: b.bind(name) for name in joint_rows.FRAME_FIELDS}
+            self.qvel0 = np.zeros((self.nworld, max(1, model.nv)))
         self.inputs_seen = None
         W = self.mujoco.mjtWarning
         self.capacity_idx = [int(getattr(W, n)) for n in _CAPACITY_WARNINGS]
@@ -305,6 +311,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.check_cache = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
         self.body_f_cache = None         # (body flags may change)
         self.wrench_cache = None         # (joints, masses and inertias may change)
+        self.joint = None                # (limits, friction, armature and gravity may change)
         self.inputs_gen += 1
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
@@ -499,6 +506,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.xfrc_nonzero = body_forces or wrenches is not None
         if self.before_step is not None:
             self.before_step(self.batch.state, int(substeps))
+        if self.joint is not None:       # (the joint rows read the velocities the step began with)
+            np.copyto(self.qvel0, self.flat["qvel"])
         try:
             self.batch.step(nstep=int(substeps))
         except self._batch_mod.SimulationError as e:
@@ -718,23 +727,76 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.launch_rows("efforts", K().row_efforts, len(cells.w), c[1])
         return True
 
+    # ------------------------------------------------------------------ PhysX's joint rows
+    # DOF velocity limits and DOF friction as PhysX enforces them (core/joint_rows.py): after
+    # each MuJoCo step, from the fields of that step the batch binds while they are on.
+    def begin_joint_rows(self, dev: DeviceTables, h: float) -> None:
+        """Before a step of `h` s with joint rows on (dev.velocity_clamp or dev.joint_friction):
+        the tables and bound fields they read (made once, remade after model changes)."""
+        if not self.joint_wanted:
+            self.joint_wanted = True
+            self._make_batch(self.template, self.batch.state)
+            self.params_dirty = True     # (the new batch gives the per-world values again)
+        self._prepare(h)                 # (a parameter change may remake the batch)
+        if self.joint is None:
+            self.joint = self._joint_tables(dev)
+
+    def apply_joint_rows(self, h: float, iterations: tuple[int, int, float]) -> bool:
+        """joint_rows.joint_rows on every world after a step of `h` s (begin_joint_rows made the
+        tables before it); `iterations`: PhysX's (position iterations, velocity iterations,
+        share of the friction bound each applies). True where some world got an impulse."""
+        t = self.joint
+        t["hits"].zero_()
+        self.launch_rows("joints", joint_rows.joint_rows, self.nworld,
+                         (self.state_rows, t["frames"], t["tree"], t["scratch"], t["armature"], t["vmax"],
+                          t["mu"], t["gravity"], float(h), float(iterations[2]), int(iterations[0]),
+                          int(iterations[1]), t["hits"]))
+        if not t["hits_np"][0]:
+            return False
+        if self.newton_current:          # (converted before the impulses: convert again)
+            self.newton_current = False
+            self.defer(self.sync) if self.defer is not None else self.sync()
+        return True
+
+    def _joint_tables(self, dev):
+        wp = _wp()
+        m, n = self.template, self.nworld
+        nv = m.nv
+        w, k, ok = self._dof_cells(dev.dof_qd)
+        vmax, mu = np.full((n, max(1, nv)), np.inf), np.zeros((n, max(1, nv)))
+        lim, fr = dev.dof_velocity_limit.numpy(), dev.dof_friction.numpy()
+        on = ok & (lim > 0)
+        vmax[w[on], k[on]] = lim[on]
+        on = ok & (fr > 0)
+        mu[w[on], k[on]] = fr[on]
+
+        def f64(a):
+            a = np.ascontiguousarray(a, np.float64)
+            return wp.array(a.reshape(a.shape[0], -1), dtype=wp.float64, device="cpu")
+
+        def per_world(key, value):
+            return self.batch.expand(key) if key in self.per_world_keys else np.asarray(value)[None]
+        hits = wp.zeros(1, dtype=wp.int32, device="cpu")
+        return dict(frames=joint_rows.frames(self.frame_out, self.qvel0), tree=joint_rows.tree(m, self.row_at),
+                    scratch=joint_rows.scratch(n, nv, m.nbody), vmax=f64(vmax), mu=f64(mu),
+                    armature=f64(per_world("dof_armature", m.dof_armature)),
+                    gravity=f64(per_world("opt.gravity", m.opt.gravity)), hits=hits, hits_np=hits.numpy())
+
     # ------------------------------------------------------------------ checks on the rows
-    # After each step one kernel pass over the rows (kernels.row_checks) applies Isaac Gym's DOF
-    # velocity limits (MuJoCo has none of its own) and bounds every body's angular and COM
-    # speed from MuJoCo's velocities: the speed caps and the divergence guard then need neither
+    # After each step one kernel pass over the rows (kernels.row_checks) bounds every body's
+    # angular and COM speed from MuJoCo's velocities: the speed caps and the divergence guard then need neither
     # Newton's state nor their own passes when no body can reach them (the usual step).
     def check_rows(self, dev: DeviceTables) -> None:
-        """kernels.row_checks on every world's row (`dev` = sim.dev: the DOF velocity limits when
-        dev.velocity_clamp, the body speed caps, the DOFs' guard margins): clamps the
-        velocities in place and keeps the flags read by surely_sound and cap_speeds."""
+        """kernels.row_checks on every world's row (`dev` = sim.dev: the body speed caps, the
+        DOFs' guard margins): keeps the flags read by surely_sound and cap_speeds."""
         t = self._check_tables(dev)
         t["flags"][:] = 0
         self.launch_rows("checks", K().row_checks, self.nworld, t["args"])
         self.checked, self.check_dev = t["flags"], dev
 
     def _check_tables(self, dev):
-        key = (id(dev.dof_qd), id(dev.dof_velocity_limit), bool(dev.velocity_clamp), id(dev.body_ang_cap),
-               id(dev.body_lin_cap), id(self.model.joint_limit_lower), id(self.model.joint_limit_upper))
+        key = (id(dev.dof_qd), id(dev.body_ang_cap), id(dev.body_lin_cap), id(self.model.joint_limit_lower),
+               id(self.model.joint_limit_upper))
         c = self.check_cache
         if c is None or c[0] != key:
             c = self.check_cache = (key, self._build_check_tables(dev))
@@ -749,19 +811,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         angular, dof_reach, bp, ip = self.caps[:4]
         m = self.template
         nv, nb = m.nv, m.nbody
-        shape = self.flat["qvel"].shape
 
         def f64(a):
             return wp.array(np.ascontiguousarray(a, np.float64), dtype=wp.float64, device="cpu")
         none = wp.zeros((0, max(nv, 1)), dtype=wp.float64, device="cpu")
-        vlim = none
-        if dev.velocity_clamp:
-            w, k, ok = self._dof_cells(dev.dof_qd)
-            lim = dev.dof_velocity_limit.numpy()
-            on = ok & (lim > 0)
-            table = np.full(shape, np.inf)
-            table[w[on], k[on]] = lim[on]
-            vlim = f64(table)
         guard = self._guard_tables(dev.dof_qd, self.model)
         lo, hi = (none, none) if guard is None else (f64(guard[0]), f64(guard[1]))
         b2n = self.mjc_body_to_newton.numpy()
@@ -775,10 +828,11 @@ class SolverMuJoCoC(SolverMuJoCo):
 
         def ints(a):
             return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
-        args = (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), vlim, lo, hi, ints(m.body_parentid),
+        cap_arrays = (f64(caps[0]), f64(caps[1]))
+        args = (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), lo, hi, ints(m.body_parentid),
                 ints(m.body_dofadr), ints(m.body_dofnum), ints(angular), f64(dof_reach), f64(bp), f64(ip),
-                f64(caps[0]), f64(caps[1]), *out, over, flags)
-        return dict(args=args, caps=caps, bounds=(out[0].numpy(), out[3].numpy()), over_mask=over,
+                *cap_arrays, *out, over, flags)
+        return dict(args=args, caps=caps, cap_arrays=cap_arrays, bounds=(out[0].numpy(), out[3].numpy()), over_mask=over,
                     flags=flags.numpy(), cap_args=None)
 
     def _row_at(self, name):
@@ -1149,9 +1203,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         ok = rows >= 0
         table = np.full(self.flat["qvel"].size, -1, np.int32)
         table[rows[ok]] = actor[ok]
-        args = t["args"]
         flag = wp.zeros(1, dtype=int, device="cpu")
-        return ((M, t["over_mask"], args[13], args[14],
+        return ((M, t["over_mask"], *t["cap_arrays"],
                  wp.array(dev.body_actor.numpy(), dtype=wp.int32, device="cpu"),
                  wp.array(table.reshape(self.flat["qvel"].shape), dtype=wp.int32, device="cpu"),
                  wp.zeros(len(qd0), dtype=wp.float64, device="cpu"), flag), flag.numpy())

@@ -72,7 +72,12 @@ def write_dof_props(sim: Sim, ig_dofs: np.ndarray, props: np.ndarray, armature_c
     velocity = props["velocity"].astype(np.float64)
     scatter(sim, m.joint_effort_limit, qd, effort)
     scatter(sim, m.joint_velocity_limit, qd, np.minimum(velocity, UNLIMITED).astype(np.float32))
-    scatter(sim, m.joint_friction, qd, props["friction"].astype(np.float32))
+    friction = np.maximum(props["friction"].astype(np.float32), 0.0)
+    physx = sim.type == SimType.SIM_PHYSX
+    # SIM_PHYSX: PhysX's joint friction is a coefficient of the force the joint transmits
+    # (core/joint_rows.py), not MuJoCo's constant friction loss, which stays 0
+    scatter(sim, m.joint_friction, qd, np.zeros_like(friction) if physx else friction)
+    scatter(sim, d.dof_friction, ig_dofs, friction if physx else np.zeros_like(friction))
     scatter(sim, m.joint_armature, qd, props["armature"].astype(np.float32))
     scatter(sim, d.dof_mode, ig_dofs, props["driveMode"].astype(np.int32))
     scatter(sim, d.dof_stiffness, ig_dofs, props["stiffness"].astype(np.float32))
@@ -87,7 +92,9 @@ def write_dof_props(sim: Sim, ig_dofs: np.ndarray, props: np.ndarray, armature_c
     if not hasattr(h, "dof_velocity_limit"):
         h.dof_velocity_limit = np.zeros(h.num_dofs, np.float32)
     h.dof_velocity_limit[ig_dofs] = vlim
-    d.velocity_clamp = bool(sim.type == SimType.SIM_PHYSX and h.dof_velocity_limit.any())
+    d.velocity_clamp = bool(physx and h.dof_velocity_limit.any())
+    h.dof_friction[ig_dofs] = friction if physx else 0.0
+    d.joint_friction = bool(physx and h.dof_friction.any())
     write_drive_gains(sim, notify_solver=False)
     # (the inertial notify makes MuJoCo recompute its constants: ~20 ms, only when needed)
     notify(sim, "JOINT_DOF_FORCE_PROPERTIES", *(["JOINT_DOF_INERTIAL_PROPERTIES"] if armature_changed else []))

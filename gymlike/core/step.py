@@ -110,19 +110,26 @@ class Stepper:
                 t0 = self._clock()
                 sim.pipeline.collide(s_in, sim.contacts)
                 self._lap("collide", t0)
-            if cstep is not None and "observables" not in kw:
+            on_c = cstep is not None and "observables" not in kw
+            joints = on_c and (d.velocity_clamp or d.joint_friction)
+            if on_c:
                 kw = dict(kw, substeps=nstep, efforts=d.efforts_pending and not on_rows,
                           body_forces=need_wrench and not on_rows_w, efforts_on_rows=on_rows,
                           wrenches=d if on_rows_w else None)
+                if joints:
+                    cstep.begin_joint_rows(d, h)
             t0 = self._clock()
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
             self._lap("solver", t0)
-            on_c = cstep is not None and "observables" not in kw
-            if on_c and (d.velocity_clamp or d.speed_caps or sim.check_nan):
-                # one pass over MuJoCo C's rows: DOF velocity limits (MuJoCo has none of its
-                # own), the speed bounds read by the caps and the NaN guard below
+            if joints:
+                # PhysX's joint rows: DOF velocity limits and DOF friction as joint impulses of
+                # the step (MuJoCo has neither; core/joint_rows.py)
+                cstep.apply_joint_rows(h, self.solver_iterations())
+            if on_c and (d.speed_caps or sim.check_nan):
+                # one pass over MuJoCo C's rows: the speed bounds read by the caps and the NaN
+                # guard below
                 cstep.check_rows(d)
-            elif d.velocity_clamp:
+            elif d.velocity_clamp and not on_c:
                 sim.sync_state()
                 launch(("vclamp", id(s_out)), K().clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
@@ -175,6 +182,18 @@ class Stepper:
         if sim.check_nan:
             self.check_nan()
 
+    def solver_iterations(self) -> tuple[int, int, float]:
+        """How PhysX's solver applies the joint rows (core/joint_rows.py): (position iterations,
+        velocity iterations, share of the friction bound mu |W| h each applies). TGS
+        (solver_type 1, Isaac Gym's default) applies 1 / N of the bound afresh in each of its N
+        position iterations, moving the positions between them, and again in each velocity
+        iteration; PGS accumulates one bound over all its iterations, positions moved after."""
+        px = self.sim.params.physx
+        if int(px.solver_type) != 1:
+            return 1, 0, 1.0
+        n = max(1, int(px.num_position_iterations))
+        return n, max(0, int(px.num_velocity_iterations)), 1.0 / n
+
     def _clock(self) -> float:
         return time.perf_counter() if self.timing is not None else 0.0
 
@@ -191,7 +210,9 @@ class Stepper:
         limits and speed caps applied after it. Attractors, stiff springs on the body pose,
         keep their per-substep evaluation."""
         kw = self.sim.step_kwargs
-        if not attractors and mjc.c_step(self.sim.solver) is not None:
+        d = self.sim.dev
+        # (PhysX's joint rows act after every substep: those run one substep per call)
+        if not attractors and mjc.c_step(self.sim.solver) is not None and not (d.velocity_clamp or d.joint_friction):
             first = n_sub - 1 if kw else n_sub       # a step filling Newton's observables runs on MuJoCo-Warp
             return ([(first, {})] if first else []) + ([(1, kw)] if kw else [])
         return [(1, {})] * (n_sub - 1) + [(1, kw)]

@@ -59,6 +59,7 @@ class HostTables(Declared):
     dof_actor: np.ndarray           # (D,) int64: actor of each DOF
     dof_axis_inertia: np.ndarray    # (D,) float32: kg m^2 (rotation) or kg (translation) the drive moves, lower bound
     dof_velocity_limit: np.ndarray  # (D,) float32: rad/s or m/s, <= 0: none (props.write_dof_props)
+    dof_friction: np.ndarray        # (D,) float32: PhysX joint friction coefficient on SIM_PHYSX (props.write_dof_props)
     body_world: np.ndarray          # (B,) int32: Newton world (-1: shared static)
     body_env: np.ndarray            # (B,) int32: env index
     body_origin: np.ndarray         # (B, 3) float32 m: origin of the body's env (API positions are env-local)
@@ -85,6 +86,7 @@ class DeviceTables(Declared):
     dof_effort_scale: wp.array    # (D,) float32: armature correction of efforts on SIM_FLEX (props.effort_scale)
     dof_effort: wp.array          # (D,) float32 N m or N: applied this simulate (apply_actor_dof_efforts, actuation tensor)
     dof_velocity_limit: wp.array  # (D,) float32 rad/s or m/s: <= 0: none
+    dof_friction: wp.array        # (D,) float32: PhysX joint friction coefficient (SIM_PHYSX; core/joint_rows.py)
     dof_axis_inertia: wp.array    # (D,) float32: see HostTables
     dof_identity: wp.array        # (D,) int32: 0 .. D-1 (the index of dof_effort rows)
     dof_env: wp.array             # (D,) int32: env of each DOF (the divergence guard)
@@ -119,4 +121,5 @@ class DeviceTables(Declared):
     forces_pending: bool       # body_force holds wrenches to apply (wrenches.py, tensors.py)
     passive_forces: bool       # gravity off or damping on some body: the wrench kernel must run (props.py)
     velocity_clamp: bool       # some DOF has a velocity limit (props.py, SIM_PHYSX)
+    joint_friction: bool       # some DOF has PhysX joint friction (props.py, SIM_PHYSX)
     speed_caps: bool           # body speed caps apply (SIM_PHYSX)

@@ -1,0 +1,353 @@
+"""PhysX's articulation joint rows on SIM_PHYSX: DOF velocity limits and DOF friction, enforced
+as joint impulses of the step (python_bindings_docs/differences.md, "Joint friction and velocity
+limits").
+
+PhysX solves them with the step's other constraints: each is an equal and opposite joint-space
+impulse between a joint's parent and child (momentum is conserved), and positions integrate the
+velocity that results. MuJoCo has neither, so after each MuJoCo step (one per substep) one
+kernel thread per world applies them from what that step computed (MuJoCo's own mass matrix
+ingredients, unconstrained accelerations and kinematics of the step's start state):
+
+* friction (Isaac Gym's DOF `friction`, PhysX's unitless joint friction coefficient mu): an
+  impulse that drives the joint's velocity toward zero, bounded by mu * |W| * h, where W is the
+  spatial force (force, and torque about the child's centre of mass) the joint transmits to its
+  child's subtree under the step's unconstrained motion (user efforts included), as PhysX
+  computes it;
+* velocity limits (DOF `velocity`): the impulse that brings |qvel| back to the limit.
+
+Impulses go through the joint-space inverse mass matrix (projected Gauss-Seidel over the
+constrained DOFs), and the positions move by h times the velocity change, as if the impulses
+had acted before MuJoCo integrated. One launch per substep; no Python loop over worlds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import warp as wp
+
+SWEEPS = 8                  # Gauss-Seidel sweeps over the constrained DOFs (PhysX: its iterations)
+MJ_FREE = wp.constant(0)
+MJ_BALL = wp.constant(1)
+
+
+@wp.func
+def _v3(a: wp.array2d(dtype=wp.float64), w: int, at: int):
+    return wp.vec3d(a[w, at], a[w, at + 1], a[w, at + 2])
+
+
+@wp.func
+def _inert_rot(c: wp.array2d(dtype=wp.float64), w: int, at: int, r: wp.vec3d, l: wp.vec3d):
+    """Rotational part of MuJoCo's 10-number spatial inertia times a motion (r, l)."""
+    i0 = c[w, at]
+    i1 = c[w, at + 1]
+    i2 = c[w, at + 2]
+    i3 = c[w, at + 3]
+    i4 = c[w, at + 4]
+    i5 = c[w, at + 5]
+    mc = wp.vec3d(c[w, at + 6], c[w, at + 7], c[w, at + 8])
+    return wp.vec3d(i0 * r[0] + i3 * r[1] + i4 * r[2], i3 * r[0] + i1 * r[1] + i5 * r[2],
+                    i4 * r[0] + i5 * r[1] + i2 * r[2]) + wp.cross(mc, l)
+
+
+@wp.func
+def _inert_lin(c: wp.array2d(dtype=wp.float64), w: int, at: int, r: wp.vec3d, l: wp.vec3d):
+    """Linear part of MuJoCo's spatial inertia times a motion (r, l)."""
+    mc = wp.vec3d(c[w, at + 6], c[w, at + 7], c[w, at + 8])
+    return c[w, at + 9] * l - wp.cross(mc, r)
+
+
+@wp.func
+def _col(L: wp.array2d(dtype=wp.float64), w: int, nv: int, d: int, col: wp.array2d(dtype=wp.float64), at: int):
+    """col[w, at:at+nv] = M^-1 e_d from the Cholesky factor L (dense, row-major nv x nv, lower)."""
+    for i in range(nv):
+        s = wp.float64(0.0)
+        if i == d:
+            s = wp.float64(1.0)
+        for k in range(i):
+            s -= L[w, i * nv + k] * col[w, at + k]
+        col[w, at + i] = s / L[w, i * nv + i]
+    for ii in range(nv):
+        i = nv - 1 - ii
+        s = col[w, at + i]
+        for k in range(i + 1, nv):
+            s -= L[w, k * nv + i] * col[w, at + k]
+        col[w, at + i] = s / L[w, i * nv + i]
+
+
+@wp.func
+def _quat_step(rows: wp.array2d(dtype=wp.float64), w: int, at: int, turn: wp.vec3d):
+    """MuJoCo's quaternion (w, x, y, z) at rows[w, at:at+4] turned by the local rotation vector `turn`."""
+    q = wp.quatd(rows[w, at + 1], rows[w, at + 2], rows[w, at + 3], rows[w, at])
+    angle = wp.length(turn)
+    if angle > wp.float64(0.0):
+        q = wp.normalize(q * wp.quat_from_axis_angle(wp.normalize(turn), angle))
+        rows[w, at] = q[3]
+        rows[w, at + 1] = q[0]
+        rows[w, at + 2] = q[1]
+        rows[w, at + 3] = q[2]
+
+
+@wp.struct
+class Frames:
+    """MuJoCo's quantities of a step's start state, one row of values per world (float64):
+    cdof, cdof_dot (6 per DOF), crb, cinert (10 per body), cvel (6 per body), subtree_com and
+    xipos (3 per body), qacc_smooth (per DOF), and qvel0, the velocities the step began with."""
+    cdof: wp.array2d(dtype=wp.float64)
+    cdof_dot: wp.array2d(dtype=wp.float64)
+    crb: wp.array2d(dtype=wp.float64)
+    cinert: wp.array2d(dtype=wp.float64)
+    cvel: wp.array2d(dtype=wp.float64)
+    com: wp.array2d(dtype=wp.float64)
+    xipos: wp.array2d(dtype=wp.float64)
+    qacc: wp.array2d(dtype=wp.float64)
+    qvel0: wp.array2d(dtype=wp.float64)
+
+
+@wp.struct
+class Tree:
+    """MuJoCo's kinematic tree (shared by every world) and the rows' layout."""
+    body_parent: wp.array(dtype=wp.int32)
+    body_root: wp.array(dtype=wp.int32)
+    body_dof0: wp.array(dtype=wp.int32)
+    body_ndof: wp.array(dtype=wp.int32)
+    dof_body: wp.array(dtype=wp.int32)
+    dof_parent: wp.array(dtype=wp.int32)
+    jnt_type: wp.array(dtype=wp.int32)
+    jnt_qadr: wp.array(dtype=wp.int32)
+    jnt_vadr: wp.array(dtype=wp.int32)
+    qpos_at: int
+    qvel_at: int
+    xfrc_at: int
+
+
+@wp.struct
+class Scratch:
+    """Per-world work space (worlds, n)."""
+    L: wp.array2d(dtype=wp.float64)      # nv * nv: Cholesky factor of M
+    acc: wp.array2d(dtype=wp.float64)    # 6 nb: body accelerations
+    frc: wp.array2d(dtype=wp.float64)    # 6 nb: forces transmitted to each subtree
+    bound: wp.array2d(dtype=wp.float64)  # nv: friction impulse bounds
+    lam: wp.array2d(dtype=wp.float64)    # nv: friction impulses accumulated in a solver iteration
+    cols: wp.array2d(dtype=wp.float64)   # nv * nv: columns of M^-1 (of the constrained DOFs)
+    have: wp.array2d(dtype=wp.int32)     # nv: 1 where the column is computed
+    dv: wp.array2d(dtype=wp.float64)     # nv: the velocity change applied
+    dq: wp.array2d(dtype=wp.float64)     # nv: the position change (joint-space, rotation vectors)
+
+
+@wp.kernel
+def joint_rows(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: Scratch,
+               armature: wp.array2d(dtype=wp.float64), vmax: wp.array2d(dtype=wp.float64),
+               mu: wp.array2d(dtype=wp.float64), gravity: wp.array2d(dtype=wp.float64),
+               h: wp.float64, share: wp.float64, slices: int, vel_slices: int, hits: wp.array(dtype=wp.int32)):
+    """One world's joint friction and velocity-limit impulses after a MuJoCo step of h s (module
+    docstring). `vmax` inf: no limit; `mu` 0: no friction; `slices`, `vel_slices`, `share`:
+    PhysX's position and velocity iterations and the part of the friction bound each applies
+    (TGS: N, its velocity iterations, 1 / N; PGS: 1, 0, 1); hits[0] = 1 where an impulse was
+    applied. armature / vmax / mu / gravity: one row shared, or one per world."""
+    w = wp.tid()
+    nv = T.dof_body.shape[0]
+    nb = T.body_parent.shape[0]
+    aw = wp.min(w, armature.shape[0] - 1)
+    lw = wp.min(w, vmax.shape[0] - 1)
+    fw = wp.min(w, mu.shape[0] - 1)
+    gw = wp.min(w, gravity.shape[0] - 1)
+    zero = wp.float64(0.0)
+    friction = int(0)
+    active = int(0)
+    for d in range(nv):
+        if mu[fw, d] > zero:
+            friction = 1
+        if wp.abs(rows[w, T.qvel_at + d]) > vmax[lw, d]:
+            active = 1
+    if friction == 0 and active == 0:
+        return
+    if friction != 0:
+        # the step's unconstrained motion: body accelerations from qacc_smooth (gravity as the
+        # world's upward acceleration), then the force each subtree needs (MuJoCo's RNEA, the
+        # user's body wrenches taken out), summed leaves to root
+        for c in range(3):
+            S.acc[w, c] = zero
+            S.acc[w, 3 + c] = -gravity[gw, c]
+        for b in range(1, nb):
+            p = T.body_parent[b]
+            r = wp.vec3d(S.acc[w, 6 * p], S.acc[w, 6 * p + 1], S.acc[w, 6 * p + 2])
+            l = wp.vec3d(S.acc[w, 6 * p + 3], S.acc[w, 6 * p + 4], S.acc[w, 6 * p + 5])
+            for k in range(T.body_ndof[b]):
+                d = T.body_dof0[b] + k
+                vel = F.qvel0[w, d]
+                acc = F.qacc[w, d]
+                r += vel * _v3(F.cdof_dot, w, 6 * d) + acc * _v3(F.cdof, w, 6 * d)
+                l += vel * _v3(F.cdof_dot, w, 6 * d + 3) + acc * _v3(F.cdof, w, 6 * d + 3)
+            vr = _v3(F.cvel, w, 6 * b)
+            vl = _v3(F.cvel, w, 6 * b + 3)
+            ir = _inert_rot(F.cinert, w, 10 * b, vr, vl)
+            il = _inert_lin(F.cinert, w, 10 * b, vr, vl)
+            fr = _inert_rot(F.cinert, w, 10 * b, r, l) + wp.cross(vr, ir) + wp.cross(vl, il)
+            fl = _inert_lin(F.cinert, w, 10 * b, r, l) + wp.cross(vr, il)
+            # a user wrench (world frame, at the COM) supplies part of that force
+            ef = _v3(rows, w, T.xfrc_at + 6 * b)
+            et = _v3(rows, w, T.xfrc_at + 6 * b + 3)
+            lever = _v3(F.xipos, w, 3 * b) - _v3(F.com, w, 3 * T.body_root[b])
+            fr = fr - et - wp.cross(lever, ef)
+            fl = fl - ef
+            for c in range(3):
+                S.acc[w, 6 * b + c] = r[c]
+                S.acc[w, 6 * b + 3 + c] = l[c]
+                S.frc[w, 6 * b + c] = fr[c]
+                S.frc[w, 6 * b + 3 + c] = fl[c]
+        for bb in range(1, nb):
+            b = nb - bb
+            p = T.body_parent[b]
+            if p > 0:
+                for c in range(6):
+                    S.frc[w, 6 * p + c] = S.frc[w, 6 * p + c] + S.frc[w, 6 * b + c]
+        for d in range(nv):
+            S.lam[w, d] = zero
+            S.bound[w, d] = zero
+            if mu[fw, d] > zero:
+                b = T.dof_body[d]
+                f = wp.vec3d(S.frc[w, 6 * b + 3], S.frc[w, 6 * b + 4], S.frc[w, 6 * b + 5])
+                # the torque about the child's centre of mass, as PhysX measures it
+                lever = _v3(F.xipos, w, 3 * b) - _v3(F.com, w, 3 * T.body_root[b])
+                t = wp.vec3d(S.frc[w, 6 * b], S.frc[w, 6 * b + 1], S.frc[w, 6 * b + 2]) - wp.cross(lever, f)
+                S.bound[w, d] = mu[fw, d] * h * wp.sqrt(wp.dot(f, f) + wp.dot(t, t))
+    # joint-space inertia of the step (MuJoCo's composite-body algorithm, armature on the
+    # diagonal), factored M = L L^T
+    for i in range(nv):
+        S.dv[w, i] = zero
+        for j in range(nv):
+            S.L[w, i * nv + j] = zero
+    for i in range(nv):
+        b = T.dof_body[i]
+        sr = _v3(F.cdof, w, 6 * i)
+        sl = _v3(F.cdof, w, 6 * i + 3)
+        br = _inert_rot(F.crb, w, 10 * b, sr, sl)
+        bl = _inert_lin(F.crb, w, 10 * b, sr, sl)
+        j = i
+        while j >= 0:
+            S.L[w, i * nv + j] = wp.dot(_v3(F.cdof, w, 6 * j), br) + wp.dot(_v3(F.cdof, w, 6 * j + 3), bl)
+            j = T.dof_parent[j]
+        S.L[w, i * nv + i] = S.L[w, i * nv + i] + armature[aw, i]
+    for j in range(nv):
+        s = S.L[w, j * nv + j]
+        for k in range(j):
+            s -= S.L[w, j * nv + k] * S.L[w, j * nv + k]
+        if not (s > zero):
+            return          # (not positive definite: a degenerate model; leave the step as it is)
+        s = wp.sqrt(s)
+        S.L[w, j * nv + j] = s
+        for i in range(j + 1, nv):
+            e = S.L[w, i * nv + j]
+            for k in range(j):
+                e -= S.L[w, i * nv + k] * S.L[w, j * nv + k]
+            S.L[w, i * nv + j] = e / s
+    # PhysX's solver iterations: `slices` position iterations, each applying the friction bound
+    # (`share` of mu |W| h, afresh) and the limits by projected Gauss-Seidel over the
+    # constrained DOFs and then moving the positions by h / slices times the velocity reached
+    # (TGS: a joint whose friction outweighs its effort creeps instead of locking), then
+    # `vel_slices` velocity iterations (the same rows, positions unmoved)
+    for d in range(nv):
+        S.dq[w, d] = zero
+        S.have[w, d] = 0
+    applied = int(0)
+    hs = h / wp.float64(slices)
+    for it in range(slices + vel_slices):
+        for d in range(nv):
+            S.lam[w, d] = zero
+        for sweep in range(SWEEPS):
+            worst = zero
+            for d in range(nv):
+                v = rows[w, T.qvel_at + d]
+                fric = mu[fw, d] > zero
+                over = wp.abs(v) > vmax[lw, d]
+                if not (fric or over):
+                    continue
+                if S.have[w, d] == 0:
+                    _col(S.L, w, nv, d, S.cols, d * nv)
+                    S.have[w, d] = 1
+                inv = S.cols[w, d * nv + d]
+                dl = zero
+                if fric:
+                    cap = S.bound[w, d] * share
+                    new = wp.clamp(S.lam[w, d] - v / inv, -cap, cap)
+                    dl = new - S.lam[w, d]
+                    S.lam[w, d] = new
+                vd = v + inv * dl
+                lim = vmax[lw, d]
+                if vd > lim:
+                    dl += (lim - vd) / inv
+                elif vd < -lim:
+                    dl += (-lim - vd) / inv
+                if dl != zero:
+                    applied = 1
+                    for i in range(nv):
+                        step = S.cols[w, d * nv + i] * dl
+                        rows[w, T.qvel_at + i] = rows[w, T.qvel_at + i] + step
+                        S.dv[w, i] = S.dv[w, i] + step
+                    worst = wp.max(worst, wp.abs(inv * dl))
+            if worst <= wp.float64(1e-9):
+                break
+        if it < slices:
+            for i in range(nv):
+                S.dq[w, i] = S.dq[w, i] + hs * S.dv[w, i]
+    if applied == 0:
+        return
+    hits[0] = 1
+    # the positions MuJoCo integrated (with its own velocity, for h) move by dq
+    for j in range(T.jnt_type.shape[0]):
+        jt = T.jnt_type[j]
+        qa = T.qpos_at + T.jnt_qadr[j]
+        va = T.jnt_vadr[j]
+        if jt == MJ_FREE:
+            for c in range(3):
+                rows[w, qa + c] = rows[w, qa + c] + S.dq[w, va + c]
+            _quat_step(rows, w, qa + 3, wp.vec3d(S.dq[w, va + 3], S.dq[w, va + 4], S.dq[w, va + 5]))
+        elif jt == MJ_BALL:
+            _quat_step(rows, w, qa, wp.vec3d(S.dq[w, va], S.dq[w, va + 1], S.dq[w, va + 2]))
+        else:
+            rows[w, qa] = rows[w, qa] + S.dq[w, va]
+
+
+def tree(model: Any, row_at: dict) -> Tree:
+    """The Tree of an MjModel whose rows have the layout `row_at` (field -> column)."""
+    t = Tree()
+
+    def ints(a):
+        return wp.array(np.ascontiguousarray(a, np.int32).reshape(-1), dtype=wp.int32, device="cpu")
+    t.body_parent, t.body_root = ints(model.body_parentid), ints(model.body_rootid)
+    t.body_dof0, t.body_ndof = ints(model.body_dofadr), ints(model.body_dofnum)
+    t.dof_body, t.dof_parent = ints(model.dof_bodyid), ints(model.dof_parentid)
+    t.jnt_type, t.jnt_qadr, t.jnt_vadr = ints(model.jnt_type), ints(model.jnt_qposadr), ints(model.jnt_dofadr)
+    t.qpos_at, t.qvel_at, t.xfrc_at = int(row_at["qpos"]), int(row_at["qvel"]), int(row_at["xfrc_applied"])
+    return t
+
+
+def scratch(nworld: int, nv: int, nbody: int) -> Scratch:
+    """Zeroed work space for `nworld` worlds of nv DOFs and nbody bodies (CPU)."""
+    s = Scratch()
+    s.L = wp.zeros((nworld, max(1, nv * nv)), dtype=wp.float64, device="cpu")
+    s.acc, s.frc = (wp.zeros((nworld, 6 * nbody), dtype=wp.float64, device="cpu") for _ in range(2))
+    s.bound, s.lam, s.dv, s.dq = (wp.zeros((nworld, max(1, nv)), dtype=wp.float64, device="cpu")
+                                  for _ in range(4))
+    s.cols = wp.zeros((nworld, max(1, nv * nv)), dtype=wp.float64, device="cpu")
+    s.have = wp.zeros((nworld, max(1, nv)), dtype=wp.int32, device="cpu")
+    return s
+
+
+FRAME_FIELDS = ("cdof", "cdof_dot", "crb", "cinert", "cvel", "subtree_com", "xipos", "qacc_smooth")
+
+
+def frames(bound: dict, qvel0: np.ndarray) -> Frames:
+    """Frames viewing MuJoCo's bound derived fields (name -> (worlds, ...) float64 numpy, kept
+    alive by the caller) and the start velocities `qvel0` (worlds, nv)."""
+    f = Frames()
+
+    def view(a):
+        a = a.reshape(a.shape[0], -1)
+        assert a.dtype == np.float64 and a.flags.c_contiguous
+        return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=a.shape, device="cpu")
+    f.cdof, f.cdof_dot, f.crb, f.cinert, f.cvel, f.com, f.xipos, f.qacc = (view(bound[k]) for k in FRAME_FIELDS)
+    f.qvel0 = view(qvel0)
+    return f

@@ -1,0 +1,154 @@
+"""PhysX's joint rows on SIM_PHYSX (issue 40, items 2 and 3; core/joint_rows.py).
+
+* DOF velocity limits act inside the step as equal and opposite joint impulses: a free-floating
+  articulation whose joint is driven past its limit keeps its momentum (its centre of mass
+  falls as in free fall, no sideways drift), the joint never exceeds the limit, and the joint
+  angle advances by at most limit * dt per substep (positions integrate the limited velocity).
+* DOF friction is PhysX's unitless joint friction coefficient mu: the joint resists with up to
+  mu times the magnitude of the spatial force it transmits to its child (from the step's
+  unconstrained motion, the user's effort included), so a light link under a large effort can
+  be held still. The oracle is that law integrated in numpy for a single link.
+"""
+
+import numpy as np
+import pytest
+import torch
+
+from gymlike import gymapi, gymtorch
+from gymlike.core.math3d import quat_rotate
+from conftest import make_sim, options, pose, sim_params, write
+
+FLAIL = """<robot name="flail">
+  <link name="base"><inertial><mass value="2.0"/><inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.2 0.1 0.1"/></geometry></collision></link>
+  <link name="arm"><inertial><origin xyz="0.15 0 0"/><mass value="0.5"/><inertia ixx="1e-3" iyy="4e-3" izz="4e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0.15 0 0"/><geometry><box size="0.3 0.04 0.04"/></geometry></collision></link>
+  <joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/><origin xyz="0.1 0 0"/><axis xyz="0 0 1"/>
+    <limit effort="100" velocity="{vmax}"/></joint>
+</robot>
+"""
+
+
+@pytest.fixture(params=["mujoco-c"])
+def pipeline(request, monkeypatch):
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", request.param)
+    return request.param
+
+
+def _actor(gym, sim, tmp_path, text, name, z=5.0, fixed=False):
+    path = write(tmp_path, f"{name}.urdf", text)
+    asset = gym.load_asset(sim, str(tmp_path), f"{name}.urdf",
+                           options(max_angular_velocity=1000.0, fix_base_link=fixed))
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    actor = gym.create_actor(env, asset, pose(z=z), name, 0, 0)
+    props = gym.get_actor_dof_properties(env, actor)
+    props["driveMode"][:] = gymapi.DOF_MODE_EFFORT
+    return env, actor, props, path
+
+
+@pytest.mark.parametrize("substeps", [1, 2])
+def test_velocity_limit_keeps_momentum_and_bounds_the_joint(gym, tmp_path, pipeline, substeps):
+    """A free-floating base with an arm driven at 20 N m past its 4 rad/s limit, falling 1 s:
+    |qd| <= 4 rad/s after every frame, the angle advances <= 4 rad/s * dt each frame, and the
+    centre of mass follows the discrete free fall of MuJoCo's integrator (z0 - g h^2 n (n+1) / 2)
+    with no sideways drift (the clamp after the step, which gave the arm speed with no reaction
+    on the base, moved it 3.6 m)."""
+    sim = make_sim(gym, ground=False, dt=1 / 60, substeps=substeps)
+    env, actor, props, _ = _actor(gym, sim, tmp_path, FLAIL.format(vmax=4.0), "flail")
+    gym.set_actor_dof_properties(env, actor, props)
+    gym.prepare_sim(sim)
+    bodies = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
+    dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+    body_props = gym.get_actor_rigid_body_properties(env, actor)
+    mass = np.array([b.mass for b in body_props])
+    offset = np.array([[b.com.x, b.com.y, b.com.z] for b in body_props])
+
+    def com():
+        gym.refresh_rigid_body_state_tensor(sim)
+        s = bodies.numpy().astype(np.float64)
+        return (mass[:, None] * (s[:, :3] + quat_rotate(s[:, 3:7], offset))).sum(0) / mass.sum()
+
+    c0 = com()
+    angle = 0.0
+    for _ in range(60):
+        gym.apply_actor_dof_efforts(env, actor, np.array([20.0], np.float32))
+        gym.simulate(sim)
+        gym.refresh_dof_state_tensor(sim)
+        q, qd = float(dofs[0, 0]), float(dofs[0, 1])
+        assert abs(qd) <= 4.0 * (1 + 1e-6)
+        assert q - angle <= 4.0 / 60 * (1 + 1e-5)
+        angle = q
+    assert angle > 0.9 * 4.0 * 60 / 60 - 0.1          # it did run at its limit
+    h, n = 1 / 60 / substeps, 60 * substeps
+    c = com()
+    assert c[2] == pytest.approx(c0[2] - 9.81 * h * h * n * (n + 1) / 2, abs=1e-4)
+    assert np.abs(c[:2] - c0[:2]).max() < 5e-3
+
+
+LINK = """<robot name="lever">
+  <link name="base"><inertial><mass value="1.0"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><origin xyz="{r} 0 0"/><mass value="{m}"/><inertia ixx="1e-4" iyy="{ic}" izz="{ic}" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <dynamics friction="{mu}"/></joint>
+</robot>
+"""
+
+
+def _physx_friction_law(m, r, ic, mu, tau, h, steps, slices, vel_slices):
+    """A single link on a fixed hinge, no gravity, effort tau, PhysX's joint friction: each step
+    the unconstrained acceleration a = tau / I (I about the axis) gives the transmitted force
+    m r (a, w^2) and torque ic a about the COM, |W|; the effort's velocity change comes first,
+    then each of `slices` position iterations drives the velocity toward 0 by at most
+    mu |W| h / slices and moves the angle by h / slices times the velocity, then each of
+    `vel_slices` velocity iterations does the same without moving the angle (TGS; PGS is one
+    slice with the whole bound)."""
+    inertia = ic + m * r * r
+    q = w = 0.0
+    out = []
+    for _ in range(steps):
+        a = tau / inertia
+        wnorm = np.sqrt((m * r * a) ** 2 + (m * r * w * w) ** 2 + (ic * a) ** 2)
+        bound = mu * wnorm * h / slices / inertia
+        w = w + h * a
+        for k in range(slices + vel_slices):
+            w = w + np.clip(-w, -bound, bound)
+            if k < slices:
+                q += h / slices * w
+        out.append((q, w))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("mu, solver, velocity_iterations", [(0.0, 1, 1), (0.05, 1, 1), (0.05, 0, 1), (0.3, 0, 1),
+                                                             (0.3, 1, 0), (0.3, 1, 1)])
+def test_joint_friction_is_physx_coefficient_of_the_transmitted_force(gym, tmp_path, pipeline, mu, solver,
+                                                                      velocity_iterations):
+    """A 0.2 kg link, COM 0.1 m from its hinge, under a 0.5 N m effort, as PhysX's law gives it
+    (the numpy oracle): mu 0 spins freely, mu 0.05 slows it (to about half the acceleration a
+    constant 0.05 N m friction would leave), mu 0.3 (mu |W| > tau) holds it still with PGS
+    and lets it creep with TGS (Isaac Gym's default solver: 4 position iterations, whose
+    positions move between the slices of the bound), where a constant 0.3 N m would let it
+    accelerate; the DOF properties report the coefficient given."""
+    m, r, ic, tau, dt = 0.2, 0.1, 2e-4, 0.5, 1 / 120
+    p = sim_params(gravity=0.0, dt=dt, substeps=1)
+    p.physx.solver_type, p.physx.num_position_iterations = solver, 4
+    p.physx.num_velocity_iterations = velocity_iterations
+    sim = gym.create_sim(0, -1, gymapi.SIM_PHYSX, p)
+    env, actor, props, _ = _actor(gym, sim, tmp_path, LINK.format(m=m, r=r, ic=ic, mu=mu), "lever", fixed=True)
+    assert props["friction"][0] == pytest.approx(mu)
+    gym.set_actor_dof_properties(env, actor, props)
+    gym.prepare_sim(sim)
+    dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+    got = []
+    for _ in range(60):
+        gym.apply_actor_dof_efforts(env, actor, np.array([tau], np.float32))
+        gym.simulate(sim)
+        gym.refresh_dof_state_tensor(sim)
+        got.append(dofs[0].numpy().astype(np.float64))
+    slices, vel_slices = (4, velocity_iterations) if solver == 1 else (1, 0)
+    want = _physx_friction_law(m, r, ic, mu, tau, dt, 60, slices, vel_slices)
+    np.testing.assert_allclose(np.array(got), want, rtol=2e-3, atol=1e-5)
+    free = 0.5 * tau / (ic + m * r * r) * (60 * dt) ** 2
+    if mu == 0.3 and solver == 0:
+        assert abs(got[-1][0]) < 1e-6
+    elif mu == 0.3:
+        assert 1e-3 < got[-1][0] < 0.1 * free
