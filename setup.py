@@ -11,7 +11,8 @@ setup(
     long_description_content_type="text/markdown",
     python_requires=">=3.10",
     packages=find_packages(include=["gymlike", "gymlike.*"]),
-    package_data={"gymlike.envs": ["cfg/task/*.yaml", "cfg/train/*.yaml"]},
+    package_data={"gymlike.envs": ["cfg/task/*.yaml", "cfg/train/*.yaml"],
+                  "gymlike": ["isaacgym_dist/*.dist-info/*"]},   # the alias's `isaacgym` distribution record
     install_requires=[
         "warp-lang>=1.19,<1.20",
         "newton[sim]>=1.8,<1.9",      # newton + mujoco + mujoco-warp (SolverMuJoCo)

@@ -109,7 +109,11 @@ REFERENCE_HELPERS = {
     "terrain_utils": """SubTerrain random_uniform_terrain sloped_terrain pyramid_sloped_terrain
         discrete_obstacles_terrain wave_terrain stairs_terrain pyramid_stairs_terrain
         stepping_stones_terrain convert_heightfield_to_trimesh""".split(),
+    "rlgpu": "create_task_cpu create_task_gpu".split(),
+    "gymdeps": [],
 }
+# where gymlike keeps each of them (the others are gymlike.<module>)
+HELPER_MODULES = {"rlgpu": "gymlike.isaacgym.rlgpu", "gymdeps": "gymlike.isaacgym.gymdeps"}
 
 
 def helper_rows():
@@ -117,7 +121,7 @@ def helper_rows():
     out = []
     for module, names in REFERENCE_HELPERS.items():
         try:
-            mod = importlib.import_module(f"gymlike.{module}")
+            mod = importlib.import_module(HELPER_MODULES.get(module, f"gymlike.{module}"))
         except ImportError:
             mod = None
         present = [n for n in names if mod is not None and hasattr(mod, n)]
@@ -174,6 +178,11 @@ def render():
     ]
     for module, present, total, missing in helper_rows():
         lines.append(f"| `{module}` | {present} of {total} | {', '.join(missing) or '-'} |")
+    lines += [
+        "",
+        "`rlgpu`'s functions raise `NotImplementedError` (Isaac Gym's native C++ tasks); `gymdeps` preloads",
+        "nothing. The `isaacgym` package itself (`__file__`, distribution version 1.0rc4): run.md.",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -168,6 +168,86 @@ def test_alias_in_process():
     assert isaacgym.gymapi is g_api
     with pytest.raises(ImportError):
         import isaacgym.not_a_module  # noqa: F401
+    from isaacgym import rlgpu, gymdeps  # noqa: F401  (Preview 4's other modules)
+    assert isaacgym.rlgpu is rlgpu
+    import importlib.metadata
+    assert importlib.metadata.version("isaacgym") == "1.0rc4"
+
+
+# The modules of Isaac Gym Preview 4's package (python/isaacgym/*.py) and what code uses of the
+# package itself: its file (asset roots are computed from it), its submodules, its version record.
+PACKAGE_SCRIPT = """\
+import importlib.metadata, os, sys
+import torch                                   # before isaacgym: Isaac Gym's gymdeps refused this
+import isaacgym
+from isaacgym import gymapi, gymtorch, gymutil, torch_utils, terrain_utils, rlgpu, gymdeps
+print("FILE", os.path.isfile(isaacgym.__file__), os.path.basename(os.path.dirname(isaacgym.__file__)))
+print("ASSETS", os.path.realpath(os.path.join(os.path.dirname(isaacgym.__file__), "../../assets")))
+print("ROOT", os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(isaacgym.__file__)))))
+print("SUBMODULES", all(os.path.dirname(m.__file__) == os.path.dirname(isaacgym.__file__) for m in (rlgpu, gymdeps)))
+print("SAME", gymapi is sys.modules["gymlike.gymapi"], isaacgym.rlgpu is rlgpu)
+print("VERSION", importlib.metadata.version("isaacgym"))
+from packaging.version import Version
+print("PREVIEW4", Version(importlib.metadata.version("isaacgym")) == Version("1.0.preview4"))
+try:
+    import pkg_resources                      # (setuptools < 81 only)
+    print("PKG_RESOURCES", pkg_resources.get_distribution("isaacgym").version)
+except ImportError:
+    print("PKG_RESOURCES", "1.0rc4")
+try:
+    rlgpu.create_task_gpu("Cartpole", "{}")
+except NotImplementedError as e:
+    print("RLGPU", "native C++ RL tasks" in str(e))
+"""
+
+
+def test_isaacgym_package_surface(tmp_path):
+    script = tmp_path / "surface.py"
+    script.write_text(PACKAGE_SCRIPT)
+    r = run([str(script)], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert lines(r.stdout, "FILE") == ["True isaacgym"]
+    # isaacgym.__file__ sits where Isaac Gym's tree has it (<root>/python/isaacgym/__init__.py):
+    # <root> is the gymlike checkout, so <root>/assets is its assets folder
+    assert lines(r.stdout, "ASSETS") == [os.path.join(REPO, "assets")]
+    assert lines(r.stdout, "ROOT") == [REPO]
+    assert lines(r.stdout, "SUBMODULES") == ["True"] and lines(r.stdout, "SAME") == ["True True"]
+    assert lines(r.stdout, "VERSION") == ["1.0rc4"] and lines(r.stdout, "PREVIEW4") == ["True"]
+    assert lines(r.stdout, "PKG_RESOURCES") == ["1.0rc4"] and lines(r.stdout, "RLGPU") == ["True"]
+
+
+def _python(code, extra_path=None):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([REPO] + ([extra_path] if extra_path else [])))
+    return subprocess.run([sys.executable, "-W", "always", "-c", code], env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_no_isaacgym_distribution_without_the_alias():
+    r = _python("import importlib.metadata as m, gymlike\ntry:\n    m.version('isaacgym')\n"
+                "except m.PackageNotFoundError:\n    print('NONE')")
+    assert r.stdout.strip() == "NONE", r.stderr
+
+
+@pytest.mark.parametrize("imported_first", [False, True])
+def test_a_real_isaacgym_is_not_shadowed_silently(tmp_path, imported_first):
+    """A stand-in for a real installation (package + dist-info, as pip leaves them): the alias
+    still wins for imports, says so naming the real one, and leaves its metadata alone."""
+    site = tmp_path / "site"
+    (site / "isaacgym").mkdir(parents=True)
+    (site / "isaacgym" / "__init__.py").write_text("REAL = True\n")
+    (site / "isaacgym-1.0rc3.dist-info").mkdir()
+    (site / "isaacgym-1.0rc3.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: isaacgym\nVersion: 1.0rc3\n")
+    code = ("import importlib.metadata, sys\n" + ("import isaacgym\n" if imported_first else "") +
+            "import gymlike\ngymlike.install_isaacgym_alias()\nimport isaacgym\n"
+            "from gymlike.alias import DIST_DIR\n"
+            "print(hasattr(isaacgym, 'REAL'), isaacgym.gymapi is sys.modules['gymlike.gymapi'])\n"
+            "print(importlib.metadata.version('isaacgym'), DIST_DIR in sys.path)")
+    r = _python(code, extra_path=str(site))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == ["False True", "1.0rc3 False"]
+    assert "a real Isaac Gym is installed" in r.stderr
+    assert str(site) in r.stderr
 
 
 def test_parse_command_line():
