@@ -194,7 +194,7 @@ def test_file_errors(gym, sim, tmp_path):
         gym.load_asset(sim, ASSETS, "urdf/mesh_objects/missing_mesh.urdf")
     with pytest.raises(TypeError):
         gym.load_asset(sim, ASSETS, "urdf/ball.urdf", "not options")
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(ValueError, match="finite length"):
         gym.create_box(sim, 0.1, -1.0, 0.1)
     assert isinstance(AssetParseError("x"), GymlikeError)
 
@@ -303,3 +303,50 @@ def test_set_sim_params_changes_gravity_at_runtime(gym):
         bad = gym.get_sim_params(sim)
         bad.dt = -1.0
         gym.set_sim_params(sim, bad)
+
+
+# ---------------------------------------------------------------- degenerate primitives
+@pytest.mark.parametrize("engine, pipeline", [("physx", "mujoco-c"), ("physx", "warp"), ("flex", None)])
+def test_zero_thickness_box_table_holds_a_cube(gym, monkeypatch, engine, pipeline):
+    """Isaac Gym accepts create_box(sim, w, h, 0.0) (a real task was trained on such a table):
+    gymlike builds a thin slab, warns once, and a 0.1 m cube dropped 2 cm onto it comes to rest
+    on its top (z 0.4 + 0.05; no ground plane: a cube that slipped through would fall away)."""
+    if pipeline:
+        monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+    from gymlike.core.assets import load
+    monkeypatch.setattr(load, "_THIN_WARNED", set())
+    sim = make_sim(gym, engine, ground=False, dt=1 / 60, substeps=2)
+    with pytest.warns(UserWarning, match=r"create_box: depth 0 m is below 1e-06 m; the shape is made") as w:
+        table = gym.create_box(sim, 0.6, 0.6, 0.0, options(fix_base_link=True))
+        gym.create_box(sim, 0.5, 0.0, 0.0, options(fix_base_link=True))   # warned once
+    assert len(w) == 1
+    cube = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, table, pose(z=0.4), "table", 0, 0)
+    c = gym.create_actor(env, cube, pose(0.1, 0.0, 0.47), "cube", 0, 0)
+    zs = []
+    for _ in range(120):
+        gym.simulate(sim)
+        st = gym.get_actor_rigid_body_states(env, c, gymapi.STATE_ALL)
+        zs.append(float(st["pose"]["p"]["z"][0]))
+    # the slab is 1e-6 m thick on SIM_PHYSX, 5 mm on SIM_FLEX (XPBD's contacts sink about 1 mm)
+    tol = 2e-3 if engine == "physx" else 5e-3
+    assert min(zs[60:]) == pytest.approx(0.45, abs=tol) and max(zs[60:]) == pytest.approx(0.45, abs=tol)
+    assert abs(float(st["vel"]["linear"]["z"][0])) < 1e-3
+
+
+def test_zero_and_negative_primitive_sizes(gym, sim):
+    """Zero sizes are accepted as Isaac Gym accepts them (a sphere-like capsule of width 0 is a
+    valid PhysX capsule and gets no warning); negative sizes (negative volume and mass) are not."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        capsule = gym.create_capsule(sim, 0.05, 0.0, options())
+    with pytest.warns(UserWarning):
+        sphere = gym.create_sphere(sim, 0, options(fix_base_link=True))
+    assert gym.get_asset_rigid_shape_count(capsule) == gym.get_asset_rigid_shape_count(sphere) == 1
+    for call, arg in ((lambda: gym.create_box(sim, 0.1, -0.1, 0.1), "height"),
+                      (lambda: gym.create_sphere(sim, -1e-9), "radius"),
+                      (lambda: gym.create_capsule(sim, 0.1, -0.2), "width")):
+        with pytest.raises(ValueError, match=rf": {arg} must be a finite length in \[0, 100000\] m"):
+            call()

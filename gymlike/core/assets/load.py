@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import GymlikeFileNotFoundError, GymlikeNotImplementedError, GymlikeTypeError, GymlikeValueError
+from ..errors import GymlikeFileNotFoundError, GymlikeNotImplementedError, GymlikeTypeError, GymlikeValueError, warn
 from ..params import asset_options
 from ..runtime import wp as _wp
+from ..enums import SimType
 from ..types import AssetOptions, number
 from . import mjcf, urdf
 from .check import MAX_LENGTH
@@ -89,21 +90,39 @@ def _usd_importer(path, options, up, floating):
     return make
 
 
-MIN_LENGTH = 1e-6      # m (see create_primitive)
+MIN_LENGTH = 1e-6      # m: the thinnest primitive extent (see _primitive_size)
+# m: the thinnest extent of a zero-size primitive on SIM_FLEX: XPBD's resting contacts sink about
+# 1 mm, so a thinner slab lets a body resting on it jitter (2 mm) or sink through (0.1 mm)
+THIN_XPBD = 5e-3
+_THIN_WARNED: set[str] = set()
+
+
+def _primitive_size(sim: Sim, what: str, kind: str, name: str, value: object) -> float:
+    """A primitive's size in m. Isaac Gym accepts zero extents (a task trained on a zero-thickness
+    box table; release PhysX builds the degenerate box as a flat slab): sizes below MIN_LENGTH
+    become a thin collider, MIN_LENGTH thick (THIN_XPBD on SIM_FLEX), with one warning per call
+    name; a capsule's width (its cylinder part) may be 0, a sphere-like capsule as in PhysX. A
+    negative size (negative volume and mass), an infinite one (the inertia computation fails) or
+    one beyond MAX_LENGTH (Newton's finalize never ends; asset files have the same bound) is a
+    ValueError."""
+    size = number(value, f"{what}: {name}")
+    if not 0.0 <= size <= MAX_LENGTH:
+        raise GymlikeValueError(f"{what}: {name} must be a finite length in [0, {MAX_LENGTH:g}] m, got {value!r}")
+    if kind == "capsule" and name == "width" or size >= MIN_LENGTH:
+        return size
+    thin = THIN_XPBD if sim.type == SimType.SIM_FLEX else MIN_LENGTH
+    if what not in _THIN_WARNED:
+        _THIN_WARNED.add(what)
+        warn(f"{what}: {name} {size:g} m is below {MIN_LENGTH:g} m; the shape is made {thin:g} m thick "
+             "(a thin collider, as Isaac Gym accepts a zero-size primitive); warned once")
+    return thin
 
 
 def create_primitive(sim: Sim, kind: str, dims: dict[str, float], options: AssetOptions | None) -> Asset:
     """The Asset of one primitive shape (create_box, create_sphere, create_capsule): `kind` and
     its sizes in m (dims: name -> length)."""
     what = f"create_{kind}"
-    for k, v in dims.items():
-        size = number(v, f"{what}: {k}")
-        # an infinite size broke the inertia computation (LinAlgError); beyond MAX_LENGTH Newton's
-        # finalize never ends (asset files have the same bound); below MIN_LENGTH the shape is
-        # degenerate (float32 positions a metre from the origin cannot resolve it)
-        if not MIN_LENGTH <= size <= MAX_LENGTH:
-            raise GymlikeValueError(f"{what}: {k} must be a positive, finite length in [{MIN_LENGTH:g}, {MAX_LENGTH:g}] m, "
-                                    f"got {v!r}")
+    dims = {k: _primitive_size(sim, what, kind, k, v) for k, v in dims.items()}
     options = asset_options(options, what)
     wp = _wp()
     up = up_axis(sim)
