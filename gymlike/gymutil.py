@@ -7,14 +7,17 @@ Same names, signatures and results as Isaac Gym's `isaacgym.gymutil`:
   with `physics_engine`, `sim_device`, `sim_device_type`, `compute_device_id`,
   `graphics_device_id`, `pipeline`, `use_gpu`, `use_gpu_pipeline`, `num_threads`, `subscenes`,
   `slices`, `physx`, `flex` (and `headless` / `nographics` when asked for).
-* `parse_device_str`, `parse_sim_config(cfg, sim_params)` and `parse_sim_params(args, cfg, sim_params)`,
-  `parse_physx_config(cfg, sim_params)`, `parse_flex_config(cfg, sim_params)`, `parse_bool`,
-  `parse_float_int_bool` and `_indent_xml` (IsaacGymEnvs builds MJCF files with it).
+* `parse_device_str`, `parse_sim_config(sim_cfg, sim_options)` (the keys Isaac Gym reads, converted
+  as it converts them; other keys ignored with a warning), `parse_physx_config`,
+  `parse_flex_config`, `parse_float_int_bool(cfg, opts, float_int_bool)`, `parse_bool`, gymlike's
+  `parse_sim_params(args, cfg, sim_params)`, and `_indent_xml` (IsaacGymEnvs builds MJCF files
+  with it).
 * `get_property_setter_map`, `get_property_getter_map`, `get_default_setter_args`,
   `generate_random_samples`, `apply_random_samples`, `get_bucketed_val`, `check_buckets`.
 * `LineGeometry`, `AxesGeometry`, `WireframeBoxGeometry`, `WireframeBBoxGeometry`,
   `WireframeSphereGeometry`, `draw_lines`, `draw_line`.
 
+Where Isaac Gym accepts an input gymlike accepts it too (python_bindings_docs/leniency.md).
 Differences (python_bindings_docs/gymutil.md): `--flex` with a CPU `--sim_device` keeps the CPU
 (Newton's XPBD runs there; Isaac Gym switched to cuda:0), and on a machine without CUDA the default
 `cuda:0` device and GPU pipeline become the CPU in the parsed arguments, with one warning, as do
@@ -27,7 +30,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import xml.etree.ElementTree as ET
 from abc import ABC, abstractmethod
 from bisect import bisect
 
@@ -37,6 +39,8 @@ from . import gymapi
 from .core.errors import GymlikeTypeError, GymlikeValueError
 from .core.errors import warn
 
+# What `from isaacgym.gymutil import *` gives in Isaac Gym (its module has no __all__: every public
+# name, the modules it imports included), plus gymlike's parse_sim_params.
 __all__ = [
     "parse_device_str", "parse_arguments", "parse_sim_config", "parse_sim_params",
     "parse_physx_config", "parse_flex_config", "parse_bool", "parse_float_int_bool",
@@ -44,6 +48,7 @@ __all__ = [
     "generate_random_samples", "apply_random_samples", "get_bucketed_val", "check_buckets",
     "LineGeometry", "AxesGeometry", "WireframeBoxGeometry", "WireframeBBoxGeometry",
     "WireframeSphereGeometry", "draw_lines", "draw_line",
+    "gymapi", "np", "math", "argparse", "ABC", "abstractmethod", "bisect",
 ]
 
 
@@ -72,48 +77,77 @@ def parse_device_str(device_str):
 
 _TRUE = ("true", "t", "yes", "y", "1", "on")
 _FALSE = ("false", "f", "no", "n", "0", "off")
+_bool_warned = set()
 
 
-def parse_bool(value):
-    """argparse type for booleans: 'true'/'false', 'yes'/'no', '1'/'0' (any case), or a bool."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise argparse.ArgumentTypeError(f"expected a boolean (true/false, yes/no, 1/0), got {value!r}")
+def parse_bool(v):
+    """argparse type for booleans: a bool, 1/0, or 'true'/'false', 'yes'/'no', 't'/'f', 'y'/'n',
+    '1'/'0' (any case; 'on'/'off' too). Isaac Gym's returns None for another string (argparse then
+    stores None): so does gymlike, with a warning; other values are an argparse.ArgumentTypeError,
+    as there."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)) and v in (0, 1):
+        return bool(v)
+    if isinstance(v, str):
+        text = v.strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        if v not in _bool_warned:
+            _bool_warned.add(v)
+            warn(f"gymutil.parse_bool: {v!r} is not a boolean (true/false, yes/no, 1/0); None, as Isaac Gym gives")
+        return None
+    raise argparse.ArgumentTypeError(f"Boolean value expected (true/false, yes/no, 1/0), got {v!r}")
 
 
-def parse_float_int_bool(value):
-    """A command-line value as the number or boolean it spells: '3' -> 3, '0.5' -> 0.5,
-    'true' -> True; anything else is an argparse.ArgumentTypeError."""
-    if isinstance(value, (bool, int, float)):
-        return value
-    text = str(value).strip()
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        pass
-    try:
-        return parse_bool(text)
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"expected a float, int or bool, got {value!r}") from None
+def parse_float_int_bool(cfg, opts, float_int_bool):
+    """Copy the options named in `float_int_bool` ({"float": [...], "int": [...], "bool": [...]})
+    from the dict `cfg` onto the object `opts`, converted with float(), int() (ContactCollection for
+    `contact_collection`) and bool(); options missing from `cfg` are left alone, keys of `cfg` not
+    listed are ignored (Isaac Gym's helper behind parse_physx_config / parse_flex_config)."""
+    for kind, convert in (("float", float), ("int", int), ("bool", bool)):
+        for opt in float_int_bool.get(kind, ()) if hasattr(float_int_bool, "get") else ():
+            if opt not in cfg:
+                continue
+            value = cfg[opt]
+            try:
+                if kind == "int" and opt == "contact_collection":
+                    value = gymapi.ContactCollection(int(value))
+                else:
+                    value = convert(_scalar(value))
+            except (TypeError, ValueError) as e:
+                raise GymlikeValueError(f"parse_float_int_bool: {opt} must be {'an' if kind == 'int' else 'a'} "
+                                        f"{kind}, got {cfg[opt]!r} ({e})") from None
+            setattr(opts, opt, value)
+    return opts
+
+
+def _scalar(value):
+    """A one-element array or tensor as its number (float() and int() take them; bool() would
+    not), anything else unchanged."""
+    if hasattr(value, "item") and getattr(value, "size", None) is not None and np.size(value) == 1:
+        return value.item()
+    return value
 
 
 def _indent_xml(elem, level=0):
-    """Indent an ElementTree element in place (two spaces per level) so that
-    `ET.tostring` writes one element per line; returns the element."""
-    if not isinstance(elem, ET.Element):
-        raise GymlikeTypeError(f"_indent_xml: expected an xml.etree.ElementTree.Element, got {type(elem).__name__}")
-    ET.indent(elem, space="  ", level=int(level))
-    if level:
-        elem.tail = "\n" + "  " * int(level)
+    """Indent an XML element tree in place (two spaces per level, one element per line when
+    written), as Isaac Gym's helper does: any ElementTree-style element (xml.etree, lxml);
+    returns the element."""
+    pad = "\n" + "  " * level
+    children = list(elem)
+    if children:
+        if not (elem.text or "").strip():
+            elem.text = pad + "  "
+        for child in children:
+            _indent_xml(child, level + 1)
+        last = children[-1]
+        if not (last.tail or "").strip():
+            last.tail = pad                  # the closing tag of elem starts on its own line
+    if not (elem.tail or "").strip() and (level or children):
+        elem.tail = pad
     return elem
 
 
@@ -125,18 +159,22 @@ def _cuda_available():
         return False
 
 
-_CUSTOM_KEYS = ("name", "type", "action", "default", "help", "choices", "nargs", "required", "dest", "metavar")
-
-
 def _add_custom_parameter(parser, spec):
+    """One of parse_arguments' custom parameters, read as Isaac Gym reads it: `name` and `type`
+    (with `default` and `help`) or `action` (with `help`); other keys (choices, required, ...)
+    are ignored there, so they are here (honouring `required` or `choices` would refuse command
+    lines Isaac Gym accepts)."""
     if not isinstance(spec, dict) or "name" not in spec or not ("type" in spec or "action" in spec):
         print("\nERROR: custom parameter skipped (each needs 'name' and 'type' or 'action'; supported keys: "
               f"name, type, default, action, help): {spec!r}\n", file=sys.stderr)
         return
-    kwargs = {k: spec[k] for k in _CUSTOM_KEYS if k in spec and k != "name"}
-    kwargs.setdefault("help", "")
-    if "type" in kwargs and "action" in kwargs:
-        kwargs.pop("action")          # Isaac Gym gives 'type' precedence
+    kwargs = {"help": spec.get("help", "")}
+    if "type" in spec:                 # Isaac Gym gives 'type' precedence over 'action'
+        kwargs["type"] = spec["type"]
+        if "default" in spec:
+            kwargs["default"] = spec["default"]
+    else:
+        kwargs["action"] = spec["action"]
     parser.add_argument(spec["name"], **kwargs)
 
 
@@ -212,27 +250,46 @@ def parse_arguments(description="Isaac Gym Example", headless=False, no_graphics
 
 
 # ============================================================================ sim parameters
-def _vec3(value, where):
+# The options Isaac Gym's parse_physx_config / parse_flex_config read, by the type they convert to.
+PHYSX_OPTIONS = {
+    "int": ["num_threads", "solver_type", "num_position_iterations", "num_velocity_iterations",
+            "max_gpu_contact_pairs", "num_subscenes", "contact_collection"],
+    "float": ["contact_offset", "rest_offset", "bounce_threshold_velocity", "max_depenetration_velocity",
+              "default_buffer_size_multiplier", "friction_correlation_distance", "friction_offset_threshold"],
+    "bool": ["use_gpu", "always_use_articulations"],
+}
+FLEX_OPTIONS = {
+    "int": ["solver_type", "num_outer_iterations", "num_inner_iterations", "friction_mode"],
+    "float": ["relaxation", "warm_start", "contact_regularization", "geometric_stiffness",
+              "shape_collision_distance", "shape_collision_margin", "dynamic_friction", "static_friction",
+              "particle_friction"],
+    "bool": ["deterministic_mode"],
+}
+SIM_OPTIONS = ("dt", "substeps", "up_axis", "gravity", "use_gpu_pipeline", "flex", "physx")
+_ignored_warned = set()
+
+
+def _warn_ignored(cfg, known, where):
+    """One warning per key (per process) for config keys Isaac Gym's parser does not read."""
+    try:
+        keys = list(cfg.keys())
+    except (AttributeError, TypeError):
+        return
+    new = [f"{where}{k}" for k in keys if k not in known and f"{where}{k}" not in _ignored_warned]
+    if new:
+        _ignored_warned.update(new)
+        warn(f"gymutil.parse_sim_config: ignored {', '.join(repr(k) for k in new)} (Isaac Gym's parser does "
+             "not read these keys)")
+
+
+def _gravity(value):
     if isinstance(value, gymapi.Vec3):
         return gymapi.Vec3(value)
     try:
-        x, y, z = (float(v) for v in value)
-    except (TypeError, ValueError):
-        raise GymlikeValueError(f"parse_sim_config: {where} must be a list of 3 numbers, got {value!r}") from None
-    return gymapi.Vec3(x, y, z)
-
-
-def _set_fields(target, cfg, where):
-    for key, value in cfg.items():
-        if not hasattr(target, key):
-            raise GymlikeValueError(f"parse_sim_config: unknown key '{where}{key}' for {type(target).__name__}")
-        if key == "contact_collection":
-            value = gymapi.ContactCollection(int(value))
-        elif key == "gravity":
-            value = _vec3(value, where + key)
-        elif key == "up_axis":
-            value = _up_axis(value)
-        setattr(target, key, value)
+        g = tuple(value)
+        return gymapi.Vec3(float(_scalar(g[0])), float(_scalar(g[1])), float(_scalar(g[2])))
+    except (TypeError, ValueError, IndexError):
+        raise GymlikeValueError(f"parse_sim_config: gravity must be a list of 3 numbers, got {value!r}") from None
 
 
 def _up_axis(value):
@@ -243,35 +300,65 @@ def _up_axis(value):
         if name in ("y", "up_axis_y"):
             return gymapi.UP_AXIS_Y
         raise GymlikeValueError(f"parse_sim_config: up_axis must be 'y', 'z' or an UpAxis value, got {value!r}")
-    return gymapi.UpAxis(int(value))
+    try:
+        return gymapi.UpAxis(int(_scalar(value)))
+    except (TypeError, ValueError):
+        raise GymlikeValueError(f"parse_sim_config: up_axis must be 0 (y), 1 (z) or an UpAxis, got {value!r}") from None
 
 
-def parse_sim_config(cfg, sim_params):
-    """Copy a config dict (e.g. the `sim:` block of a task YAML) onto `sim_params`: top-level keys
-    set SimParams fields (gravity as [x, y, z], up_axis as 0/1 or 'y'/'z'), `physx:` and `flex:`
-    sub-dicts set the engine parameters. Unknown keys raise ValueError naming the key."""
-    if not isinstance(cfg, dict):
-        raise GymlikeTypeError(f"parse_sim_config: cfg must be a dict, got {type(cfg).__name__}")
-    if not isinstance(sim_params, gymapi.SimParams):
-        raise GymlikeTypeError(f"parse_sim_config: sim_params must be gymapi.SimParams, got {type(sim_params).__name__}")
-    for engine in ("physx", "flex"):
-        if engine in cfg:
-            sub = cfg[engine]
-            if not isinstance(sub, dict):
-                raise GymlikeTypeError(f"parse_sim_config: '{engine}' must be a dict, got {type(sub).__name__}")
-            _set_fields(getattr(sim_params, engine), sub, engine + ".")
-    _set_fields(sim_params, {k: v for k, v in cfg.items() if k not in ("physx", "flex")}, "")
-    return sim_params
+def _number(convert, value, key):
+    try:
+        return convert(_scalar(value))
+    except (TypeError, ValueError):
+        raise GymlikeValueError(f"parse_sim_config: {key} must be a number, got {value!r}") from None
 
 
-def parse_physx_config(cfg, sim_params):
-    """Copy a dict of PhysX parameters (the `physx:` block of a config) onto sim_params.physx."""
-    return parse_sim_config({"physx": cfg}, sim_params)
+def parse_sim_config(sim_cfg, sim_options):
+    """Copy a config dict (the `sim:` block of a task config; any mapping, e.g. an OmegaConf
+    DictConfig) onto `sim_options`, reading the keys Isaac Gym's parse_sim_config reads and
+    converting as it does: dt (float), substeps (int), up_axis (0/1 or UpAxis; 'y'/'z' too),
+    gravity (its first three numbers), use_gpu_pipeline (bool), and the `physx:` / `flex:` blocks
+    (parse_physx_config, parse_flex_config). Other keys are ignored, as there, with one warning
+    naming them. Returns sim_options."""
+    if not hasattr(sim_cfg, "__contains__") or not hasattr(sim_cfg, "__getitem__"):
+        raise GymlikeTypeError(f"parse_sim_config: sim_cfg must be a dict, got {type(sim_cfg).__name__}")
+    if not isinstance(sim_options, gymapi.SimParams):
+        raise GymlikeTypeError(f"parse_sim_config: sim_options must be gymapi.SimParams, got "
+                               f"{type(sim_options).__name__}")
+    _warn_ignored(sim_cfg, SIM_OPTIONS, "")
+    if "dt" in sim_cfg:
+        sim_options.dt = _number(float, sim_cfg["dt"], "dt")
+    if "substeps" in sim_cfg:
+        sim_options.substeps = _number(int, sim_cfg["substeps"], "substeps")
+    if "up_axis" in sim_cfg:
+        sim_options.up_axis = _up_axis(sim_cfg["up_axis"])
+    if "gravity" in sim_cfg:
+        sim_options.gravity = _gravity(sim_cfg["gravity"])
+    if "use_gpu_pipeline" in sim_cfg:
+        sim_options.use_gpu_pipeline = bool(_scalar(sim_cfg["use_gpu_pipeline"]))
+    if "flex" in sim_cfg:
+        parse_flex_config(sim_cfg["flex"], sim_options)
+    if "physx" in sim_cfg:
+        parse_physx_config(sim_cfg["physx"], sim_options)
+    return sim_options
 
 
-def parse_flex_config(cfg, sim_params):
-    """Copy a dict of Flex parameters (the `flex:` block of a config) onto sim_params.flex."""
-    return parse_sim_config({"flex": cfg}, sim_params)
+def _engine_config(cfg, sim_options, engine, options):
+    if not hasattr(cfg, "__contains__") or not hasattr(cfg, "__getitem__"):
+        raise GymlikeTypeError(f"parse_{engine}_config: the {engine} config must be a dict, got {type(cfg).__name__}")
+    _warn_ignored(cfg, {k for names in options.values() for k in names}, engine + ".")
+    parse_float_int_bool(cfg, getattr(sim_options, engine), options)
+    return sim_options
+
+
+def parse_physx_config(physx_cfg, sim_options):
+    """Copy the PhysX options Isaac Gym reads (PHYSX_OPTIONS) from a dict onto sim_options.physx."""
+    return _engine_config(physx_cfg, sim_options, "physx", PHYSX_OPTIONS)
+
+
+def parse_flex_config(flex_cfg, sim_options):
+    """Copy the Flex options Isaac Gym reads (FLEX_OPTIONS) from a dict onto sim_options.flex."""
+    return _engine_config(flex_cfg, sim_options, "flex", FLEX_OPTIONS)
 
 
 def parse_sim_params(args, cfg=None, sim_params=None):
@@ -330,59 +417,77 @@ def get_default_setter_args(gym):
     }
 
 
+_dr_warned = set()
+
+
+def _warn_dr_once(message):
+    if message not in _dr_warned:
+        _dr_warned.add(message)
+        warn(message)
+
+
 def _schedule_scale(params, step):
+    """Isaac Gym's schedule factor: linear min(step, steps) / steps, constant 0 before `steps` and 1
+    after; no schedule (or one it does not know, with a warning) 1."""
     kind = params.get("schedule")
-    if kind is None:
+    if kind not in ("linear", "constant"):
+        if kind is not None:
+            _warn_dr_once(f"randomization: unknown schedule {kind!r} (expected 'linear' or 'constant'); "
+                          "no schedule, as in Isaac Gym")
         return 1.0
     steps = params.get("schedule_steps")
-    if not steps:
+    if not isinstance(steps, (int, float, np.integer, np.floating)) or steps <= 0:
         raise GymlikeValueError(f"randomization: schedule {kind!r} needs a positive 'schedule_steps', got {steps!r}")
     if kind == "linear":
         return min(step, steps) / steps
-    if kind == "constant":
-        return 0.0 if step < steps else 1.0
-    raise GymlikeValueError(f"randomization: unknown schedule {kind!r}; expected 'linear' or 'constant'")
+    return 0.0 if step < steps else 1.0
 
 
 def generate_random_samples(attr_randomization_params, shape, curr_gym_step_count, extern_sample=None):
     """Samples for one randomized attribute. `attr_randomization_params` holds `range` ([lo, hi] or
     [mean, stddev]), `distribution` (uniform, loguniform, gaussian), `operation` (additive or
     scaling) and optionally `schedule` (linear, constant) with `schedule_steps`. A schedule blends
-    the range towards the identity (0 for additive, 1 for scaling) early in training."""
+    the range (or an `extern_sample`) towards the identity (0 for additive, 1 for scaling) early in
+    training. Another operation leaves the samples unscheduled (as in Isaac Gym, with a warning)."""
     p = attr_randomization_params
-    if extern_sample is not None:
-        return extern_sample
     try:
-        lo, hi = (float(v) for v in p["range"])
         dist, op = p["distribution"], p["operation"]
     except KeyError as e:
         raise GymlikeValueError(f"randomization: parameters need key {e.args[0]!r}, got keys {sorted(p)}") from None
     if op not in ("additive", "scaling"):
-        raise GymlikeValueError(f"randomization: operation must be 'additive' or 'scaling', got {op!r}")
+        _warn_dr_once(f"randomization: operation {op!r} is neither 'additive' nor 'scaling'; samples are "
+                      "not scheduled (Isaac Gym's behaviour)")
     s = _schedule_scale(p, curr_gym_step_count)
+    if extern_sample is not None:
+        if op == "additive":
+            return extern_sample * s
+        if op == "scaling":
+            return extern_sample * s + (1.0 - s)
+        return extern_sample
+    try:
+        lo, hi = (float(v) for v in p["range"])
+    except KeyError as e:
+        raise GymlikeValueError(f"randomization: parameters need key {e.args[0]!r}, got keys {sorted(p)}") from None
+    if dist not in ("gaussian", "uniform", "loguniform"):
+        raise GymlikeValueError(f"randomization: distribution must be uniform, loguniform or gaussian, got {dist!r}")
+    if op == "additive":
+        lo, hi = lo * s, hi * s
+    elif op == "scaling":      # gaussian: (mean, stddev) -> (mean blended to 1, stddev scaled)
+        lo, hi = lo * s + (1.0 - s), (hi * s if dist == "gaussian" else hi * s + (1.0 - s))
     if dist == "gaussian":
-        mean, std = lo, hi
-        if op == "additive":
-            mean, std = mean * s, std * s
-        else:
-            mean, std = mean * s + (1.0 - s), std * s
-        return np.random.normal(mean, std, shape)
-    if dist in ("uniform", "loguniform"):
-        if op == "additive":
-            lo, hi = lo * s, hi * s
-        else:
-            lo, hi = lo * s + (1.0 - s), hi * s + (1.0 - s)
-        if dist == "uniform":
-            return np.random.uniform(lo, hi, shape)
-        if lo <= 0 or hi <= 0:
-            raise GymlikeValueError(f"randomization: loguniform range must be positive, got [{lo}, {hi}]")
-        return np.exp(np.random.uniform(np.log(lo), np.log(hi), shape))
-    raise GymlikeValueError(f"randomization: distribution must be uniform, loguniform or gaussian, got {dist!r}")
+        return np.random.normal(lo, hi, shape)
+    if dist == "uniform":
+        return np.random.uniform(lo, hi, shape)
+    if lo <= 0 or hi <= 0:
+        raise GymlikeValueError(f"randomization: loguniform range must be positive, got [{lo}, {hi}]")
+    return np.exp(np.random.uniform(np.log(lo), np.log(hi), shape))
 
 
 def get_bucketed_val(new_prop_val, attr_randomization_params):
     """Snap a value down onto one of `num_buckets` evenly spaced values spanning the range
-    (uniform: [lo, hi]; gaussian: mean +- 2 sqrt(second range value))."""
+    (uniform: [lo, hi]; gaussian: mean +- 2 sqrt(second range value)). As in Isaac Gym, a value
+    below the lowest bucket gets the highest one (its bisect - 1 index wraps to -1): randomized
+    properties reproduce Isaac Gym's."""
     p = attr_randomization_params
     a, b = float(p["range"][0]), float(p["range"][1])
     if p["distribution"] == "uniform":
@@ -391,11 +496,11 @@ def get_bucketed_val(new_prop_val, attr_randomization_params):
         lo, hi = a - 2.0 * math.sqrt(b), a + 2.0 * math.sqrt(b)
     n = int(p["num_buckets"])
     buckets = [lo + (hi - lo) * i / n for i in range(n)]
-    return buckets[max(bisect(buckets, float(new_prop_val)) - 1, 0)]
+    return buckets[bisect(buckets, float(new_prop_val)) - 1]
 
 
 def _combine(original, sample, op):
-    return original * sample if op == "scaling" else original + sample
+    return original * sample if op == "scaling" else original + sample   # (Isaac Gym: another op fails)
 
 
 def apply_random_samples(prop, og_prop, attr, attr_randomization_params, curr_gym_step_count, extern_sample=None):
@@ -477,16 +582,17 @@ class LineGeometry(ABC):
     def num_lines(self):
         return self.vertices().shape[0]
 
-    def instance_verts(self, pose):
-        """The vertices moved by `pose` (a gymapi.Transform)."""
-        return pose.transform_points(self.vertices())
+    def instance_verts(self, pose=None):
+        """The vertices moved by `pose` (a gymapi.Transform), or a copy of them without one."""
+        return np.copy(self.vertices()) if pose is None else pose.transform_points(self.vertices())
 
 
 class _PrecomputedLines(LineGeometry):
-    """A LineGeometry whose segments are computed once, in the constructor."""
+    """A LineGeometry whose segments are computed once, in the constructor (`verts`, `_colors`:
+    the attribute names of Isaac Gym's classes)."""
 
     def vertices(self):
-        return self._verts
+        return self.verts
 
     def colors(self):
         return self._colors
@@ -494,8 +600,9 @@ class _PrecomputedLines(LineGeometry):
 
 def _segments(starts, ends, pose):
     verts = np.zeros((len(starts), 2), gymapi.Vec3.dtype)
-    verts[:, 0] = _vec3_array(starts)
-    verts[:, 1] = _vec3_array(ends)
+    for i, (a, b) in enumerate(zip(starts, ends)):
+        verts[i, 0] = tuple(float(c) for c in a)
+        verts[i, 1] = tuple(float(c) for c in b)
     return verts if pose is None else pose.transform_points(verts)
 
 
@@ -510,7 +617,7 @@ class AxesGeometry(_PrecomputedLines):
 
     def __init__(self, scale=1.0, pose=None):
         s = float(scale)
-        self._verts = _segments([(0, 0, 0)] * 3, [(s, 0, 0), (0, s, 0), (0, 0, s)], pose)
+        self.verts = _segments([(0, 0, 0)] * 3, [(s, 0, 0), (0, s, 0), (0, 0, s)], pose)
         self._colors = _colors(3, (0, 0, 0))
         self._colors[0] = (1.0, 0.0, 0.0)
         self._colors[1] = (0.0, 1.0, 0.0)
@@ -535,7 +642,7 @@ class WireframeBoxGeometry(_PrecomputedLines):
     def __init__(self, xdim=1, ydim=1, zdim=1, pose=None, color=None):
         h = (0.5 * float(xdim), 0.5 * float(ydim), 0.5 * float(zdim))
         starts, ends = _box_edges(tuple(-v for v in h), h)
-        self._verts = _segments(starts, ends, pose)
+        self.verts = _segments(starts, ends, pose)
         self._colors = _colors(12, color if color is not None else (1.0, 0.0, 0.0))
 
 
@@ -548,46 +655,43 @@ class WireframeBBoxGeometry(_PrecomputedLines):
             raise GymlikeValueError(f"WireframeBBoxGeometry: bbox must have shape (2, 3) (min and max "
                                     f"corner), got {b.shape}")
         starts, ends = _box_edges(tuple(b[0]), tuple(b[1]))
-        self._verts = _segments(starts, ends, pose)
+        self.verts = _segments(starts, ends, pose)
         self._colors = _colors(12, color if color is not None else (1.0, 0.0, 0.0))
 
 
 class WireframeSphereGeometry(_PrecomputedLines):
-    """A latitude/longitude wireframe sphere: for every (lat, lon) cell one meridian segment in
-    `color` and one parallel segment in `color2` (2 * num_lats * num_lons lines)."""
+    """A latitude/longitude wireframe sphere about the y axis, as Isaac Gym draws it: for each of
+    num_lats meridians (azimuth steps of 2 pi / num_lats) and num_lons polar steps (pi / num_lons),
+    a meridian segment in `color` then a parallel segment in `color2` (default: `color`)."""
 
     def __init__(self, radius=1.0, num_lats=8, num_lons=8, pose=None, color=None, color2=None):
         r = float(radius)
         nlat, nlon = int(num_lats), int(num_lons)
-        if nlat < 1 or nlon < 1:
-            raise GymlikeValueError(f"WireframeSphereGeometry: num_lats and num_lons must be >= 1, got {nlat}, {nlon}")
+        if nlat < 0 or nlon < 0:
+            raise GymlikeValueError(f"WireframeSphereGeometry: num_lats and num_lons must be >= 0, got {nlat}, {nlon}")
+        color = (1.0, 0.0, 0.0) if color is None else color
+        color2 = color if color2 is None else color2
+        du = 2.0 * math.pi / nlat if nlat else 0.0     # azimuth step (about y)
+        dv = math.pi / nlon if nlon else 0.0           # polar step (from +y)
 
-        def point(i, j):
-            theta = math.pi * i / nlat              # polar angle from +z
-            phi = 2.0 * math.pi * j / nlon
-            return (r * math.sin(theta) * math.cos(phi), r * math.sin(theta) * math.sin(phi), r * math.cos(theta))
+        def point(u, v):
+            return (r * math.sin(v) * math.sin(u), r * math.cos(v), r * math.sin(v) * math.cos(u))
 
         starts, ends = [], []
         for i in range(nlat):
             for j in range(nlon):
-                starts.append(point(i, j))
-                ends.append(point(i + 1, j))        # meridian segment
-        for i in range(nlat):
-            for j in range(nlon):
-                starts.append(point(i, j))
-                ends.append(point(i, j + 1))        # parallel segment
-        self._verts = _segments(starts, ends, pose)
-        n = nlat * nlon
-        self._colors = np.concatenate([_colors(n, color if color is not None else (1.0, 0.0, 0.0)),
-                                       _colors(n, color2 if color2 is not None else (0.0, 1.0, 0.0))])
+                u, v = i * du, j * dv
+                starts += [point(u, v), point(u, v + dv)]
+                ends += [point(u, v + dv), point(u + du, v + dv)]
+        self.verts = _segments(starts, ends, pose) if starts else np.zeros((0, 2), gymapi.Vec3.dtype)
+        self._colors = _colors(len(starts), color)
+        self._colors[1::2] = tuple(color2)
 
 
 def draw_lines(geom, gym, viewer, env, pose):
-    """Add the lines of a LineGeometry, moved by `pose` (env frame), to the viewer."""
-    if not isinstance(geom, LineGeometry):
-        raise GymlikeTypeError(f"draw_lines: geom must be a gymutil.LineGeometry, got {type(geom).__name__}")
-    verts = geom.instance_verts(pose) if pose is not None else geom.vertices()
-    gym.add_lines(viewer, env, geom.num_lines(), verts, geom.colors())
+    """Add the lines of a LineGeometry (or any object with instance_verts, num_lines and colors),
+    moved by `pose` (env frame; env None: sim frame), to the viewer."""
+    gym.add_lines(viewer, env, geom.num_lines(), geom.instance_verts(pose), geom.colors())
 
 
 def draw_line(p1, p2, color, gym, viewer, env):

@@ -99,8 +99,9 @@ write_camera_image_to_file write_viewer_image_to_file
 REFERENCE_HELPERS = {
     "gymutil": """LineGeometry AxesGeometry WireframeBoxGeometry WireframeBBoxGeometry WireframeSphereGeometry
         draw_lines draw_line get_property_setter_map get_property_getter_map get_default_setter_args
-        generate_random_samples apply_random_samples check_buckets parse_device_str parse_arguments
-        parse_sim_config""".split(),
+        generate_random_samples apply_random_samples get_bucketed_val check_buckets parse_device_str
+        parse_arguments parse_sim_config parse_flex_config parse_physx_config parse_float_int_bool
+        parse_bool""".split(),
     "gymtorch": "wrap_tensor unwrap_tensor".split(),
     "torch_utils": """to_torch quat_mul normalize quat_apply quat_rotate quat_rotate_inverse quat_conjugate
         quat_unit quat_from_angle_axis normalize_angle tf_inverse tf_apply tf_vector tf_combine

@@ -46,24 +46,49 @@ def test_without_cuda_a_scripts_own_cuda_device_parameters_become_the_cpu(monkey
 
 
 def test_parse_bool_float_int_bool_and_engine_configs(monkeypatch):
-    custom = [{"name": "--pos_control", "type": gymutil.parse_bool, "const": True, "default": True, "help": "x"},
-              {"name": "--value", "type": gymutil.parse_float_int_bool, "default": 1}]
-    args = parse(monkeypatch, "--pos_control", "False", "--value", "0.25", custom_parameters=custom)
-    assert args.pos_control is False and args.value == 0.25
+    custom = [{"name": "--pos_control", "type": gymutil.parse_bool, "const": True, "default": True, "help": "x"}]
+    args = parse(monkeypatch, "--pos_control", "False", custom_parameters=custom)
+    assert args.pos_control is False
     assert gymutil.parse_bool("YES") is True and gymutil.parse_bool("0") is False
-    assert gymutil.parse_float_int_bool("7") == 7 and isinstance(gymutil.parse_float_int_bool("7"), int)
-    assert gymutil.parse_float_int_bool("true") is True
+    assert gymutil.parse_bool(1) is True and gymutil.parse_bool(np.bool_(False)) is False
     import argparse
-    with pytest.raises(argparse.ArgumentTypeError):
-        gymutil.parse_bool("maybe")
-    with pytest.raises(argparse.ArgumentTypeError):
-        gymutil.parse_float_int_bool("seven")
+    with pytest.warns(UserWarning, match="'maybe' is not a boolean"):
+        assert gymutil.parse_bool("maybe") is None        # Isaac Gym's answer for other strings
+    for bad in (2, 1.0, None):
+        with pytest.raises(argparse.ArgumentTypeError):
+            gymutil.parse_bool(bad)
+    # Isaac Gym's parse_float_int_bool(cfg, opts, float_int_bool): listed options, converted
+    opts = gymapi.PhysXParams()
+    cfg = {"contact_offset": "0.01", "num_threads": 6.0, "use_gpu": 1, "contact_collection": 0, "rest_offset": 0.5}
+    assert gymutil.parse_float_int_bool(cfg, opts, {"float": ["contact_offset", "bounce_threshold_velocity"],
+                                                    "int": ["num_threads", "contact_collection"],
+                                                    "bool": ["use_gpu"]}) is opts
+    assert (opts.contact_offset, opts.num_threads, opts.use_gpu) == (0.01, 6, True)
+    assert opts.contact_collection == gymapi.CC_NEVER
+    assert opts.rest_offset == gymapi.PhysXParams().rest_offset           # not listed: untouched
+    assert opts.bounce_threshold_velocity == gymapi.PhysXParams().bounce_threshold_velocity   # not in cfg
+    with pytest.raises(ValueError, match="num_threads must be an int"):
+        gymutil.parse_float_int_bool({"num_threads": "six"}, opts, {"int": ["num_threads"]})
     sp = gymapi.SimParams()
     gymutil.parse_physx_config({"num_position_iterations": 8, "contact_offset": 0.01}, sp)
     gymutil.parse_flex_config({"num_inner_iterations": 30}, sp)
     assert (sp.physx.num_position_iterations, sp.physx.contact_offset, sp.flex.num_inner_iterations) == (8, 0.01, 30)
-    with pytest.raises(ValueError, match="no_such"):
+    with pytest.warns(UserWarning, match="ignored 'physx.no_such'"):
         gymutil.parse_physx_config({"no_such": 1}, sp)
+
+
+class _Element:
+    """An element with the ElementTree interface _indent_xml uses (len, iteration, text, tail),
+    not an xml.etree Element (lxml's elements are not either)."""
+
+    def __init__(self, *children):
+        self.children, self.text, self.tail = list(children), None, None
+
+    def __len__(self):
+        return len(self.children)
+
+    def __iter__(self):
+        return iter(self.children)
 
 
 def test_indent_xml_pretty_prints_in_place():
@@ -75,9 +100,13 @@ def test_indent_xml_pretty_prints_in_place():
     text = ET.tostring(root).decode()
     assert text.splitlines() == ["<mujoco>", "  <worldbody>", '    <body name="b">',
                                  '      <geom type="sphere" size="0.1" />', "    </body>", "  </worldbody>", "</mujoco>"]
+    assert text.endswith("</mujoco>\n")                     # the root's tail, as Isaac Gym sets it
     assert ET.fromstring(text).find("worldbody/body/geom").get("size") == "0.1"
-    with pytest.raises(TypeError):
-        gymutil._indent_xml("<mujoco/>")
+    leaf, mid = _Element(), None
+    mid = _Element(leaf)
+    top = _Element(mid)
+    gymutil._indent_xml(top)
+    assert (top.text, mid.text, mid.tail, leaf.tail) == ("\n  ", "\n    ", "\n", "\n  ")
 
 
 def test_defaults_have_isaac_gym_attribute_set(monkeypatch):
@@ -122,9 +151,14 @@ def test_custom_parameters(monkeypatch, capsys):
         {"name": "--asset", "type": str, "default": "a.urdf"},
         {"name": "--show_axis", "action": "store_true"},
         {"name": "--broken"},                                            # skipped with an error message
+        # keys Isaac Gym does not read are ignored, as there (honouring them would refuse its command lines)
+        {"name": "--task", "type": str, "required": True, "choices": ["Ant"], "help": "task"},
+        {"name": "--play", "action": "store_true", "default": True},     # (no default for an action)
     ]
     args = parse(monkeypatch, "--num_envs", "4", "--show_axis", custom_parameters=custom)
     assert (args.num_envs, args.asset, args.show_axis) == (4, "a.urdf", True)
+    assert args.task is None and args.play is False
+    assert parse(monkeypatch, "--task", "Humanoid", custom_parameters=custom).task == "Humanoid"
     assert "ERROR" in capsys.readouterr().err
 
 
@@ -156,14 +190,42 @@ def test_parse_sim_config_and_params(monkeypatch):
     cfg = {"dt": 0.005, "substeps": 3, "up_axis": 1, "gravity": [0.0, 0.0, -9.81], "use_gpu_pipeline": False,
            "physx": {"num_position_iterations": 8, "contact_collection": 1, "max_gpu_contact_pairs": 1024},
            "flex": {"num_outer_iterations": 6}}
-    gymutil.parse_sim_config(cfg, sp)
+    assert gymutil.parse_sim_config(cfg, sp) is sp
     assert sp.dt == 0.005 and sp.substeps == 3 and sp.up_axis == gymapi.UP_AXIS_Z
     assert (sp.gravity.x, sp.gravity.y, sp.gravity.z) == (0.0, 0.0, pytest.approx(-9.81))
     assert sp.physx.num_position_iterations == 8 and sp.physx.contact_collection == gymapi.CC_LAST_SUBSTEP
-    assert sp.flex.num_outer_iterations == 6
-    with pytest.raises(ValueError, match="physx.num_position_iteration"):
-        gymutil.parse_sim_config({"physx": {"num_position_iteration": 8}}, gymapi.SimParams())
+    assert sp.physx.max_gpu_contact_pairs == 1024 and sp.flex.num_outer_iterations == 6
 
+
+def test_parse_sim_config_reads_what_isaac_gym_reads():
+    """Isaac Gym's parse_sim_config reads dt, substeps, up_axis, gravity, use_gpu_pipeline and the
+    physx/flex options it lists, converting with float()/int()/bool(), and ignores other keys (a
+    top-level max_gpu_contact_pairs, typos): gymlike does the same, warning once per ignored key."""
+    from types import MappingProxyType          # a mapping that is not a dict (OmegaConf's DictConfig is not)
+    sp = gymapi.SimParams()
+    cfg = MappingProxyType({"dt": "1e-2", "substeps": 2.0, "gravity": np.array([0.0, 0.0, -9.81, 0.0]),
+                            "max_gpu_contact_pairs": 2 ** 23, "num_client_threads": 4,
+                            "physx": {"num_threads": "4", "num_position_iteration": 8, "use_gpu": 1},
+                            "flex": {"max_rigid_contacts": 7}})
+    with pytest.warns(UserWarning) as w:
+        gymutil.parse_sim_config(cfg, sp)
+    text = " ".join(str(x.message) for x in w)
+    for key in ("'max_gpu_contact_pairs'", "'num_client_threads'", "'physx.num_position_iteration'",
+                "'flex.max_rigid_contacts'"):
+        assert key in text
+    assert sp.dt == 0.01 and sp.substeps == 2 and isinstance(sp.substeps, int)
+    assert (sp.gravity.x, sp.gravity.y, sp.gravity.z) == (0.0, 0.0, pytest.approx(-9.81))
+    assert sp.physx.num_threads == 4 and sp.physx.use_gpu is True
+    defaults = gymapi.SimParams()
+    assert sp.physx.max_gpu_contact_pairs == defaults.physx.max_gpu_contact_pairs      # ignored, as there
+    assert sp.num_client_threads == defaults.num_client_threads
+    assert sp.physx.num_position_iterations == defaults.physx.num_position_iterations
+    assert sp.flex.max_rigid_contacts == defaults.flex.max_rigid_contacts
+    with pytest.raises(ValueError, match="parse_sim_config: dt must be a number, got 'fast'"):
+        gymutil.parse_sim_config({"dt": "fast"}, sp)
+
+
+def test_parse_sim_params(monkeypatch):
     args = parse(monkeypatch, "--sim_device", "cpu", "--num_threads", "6", "--subscenes", "2")
     sp = gymutil.parse_sim_params(args, {"sim": {"dt": 0.02}})
     assert sp.dt == 0.02 and not sp.use_gpu_pipeline and not sp.physx.use_gpu
@@ -198,6 +260,25 @@ def test_random_samples_and_schedules():
         gymutil.generate_random_samples({"range": [0, 1], "distribution": "beta", "operation": "additive"}, 1, 0)
 
 
+def test_random_samples_follow_isaac_gyms_rules_for_odd_inputs():
+    """An external sample is scheduled too; a schedule or operation Isaac Gym does not know leaves
+    the samples unscheduled (with a warning) instead of failing."""
+    lin = {"range": [0.0, 1.0], "distribution": "uniform", "schedule": "linear", "schedule_steps": 100}
+    ext = np.array([3.0, -1.0])
+    assert np.allclose(gymutil.generate_random_samples(dict(lin, operation="scaling"), 2, 50, ext), [2.0, 0.0])
+    assert np.allclose(gymutil.generate_random_samples(dict(lin, operation="additive"), 2, 50, ext), [1.5, -0.5])
+    assert np.allclose(ext, [3.0, -1.0])                                # (the caller's array is not changed)
+    np.random.seed(0)
+    with pytest.warns(UserWarning, match="unknown schedule 'cosine'"):
+        s = gymutil.generate_random_samples({"range": [2.0, 3.0], "distribution": "uniform", "operation": "additive",
+                                             "schedule": "cosine"}, (1000,), 0)
+    assert 2.0 <= s.min() and s.max() <= 3.0 and s.max() > 2.9            # the full range: no schedule
+    with pytest.warns(UserWarning, match="operation 'multiply'"):
+        s = gymutil.generate_random_samples({"range": [2.0, 3.0], "distribution": "uniform", "operation": "multiply",
+                                             "schedule": "linear", "schedule_steps": 10}, (1000,), 0)
+    assert 2.0 <= s.min() and s.max() <= 3.0 and s.max() > 2.9
+
+
 def test_apply_random_samples():
     np.random.seed(1)
     # structured property array (DOF properties)
@@ -220,6 +301,8 @@ def test_apply_random_samples():
     assert sp.gravity.z == pytest.approx(-10.0)
     assert gymutil.get_bucketed_val(0.99, {"range": [0, 1], "distribution": "uniform", "num_buckets": 10}) == \
         pytest.approx(0.9)
+    # below the lowest bucket: Isaac Gym's index bisect - 1 wraps to the highest bucket
+    assert gymutil.get_bucketed_val(-0.5, {"range": [0, 1], "distribution": "uniform", "num_buckets": 4}) == 0.75
 
 
 def test_check_buckets(gym):
@@ -255,13 +338,18 @@ def test_line_geometry():
     assert bb.num_lines() == 12
     with pytest.raises(ValueError, match="bbox"):
         gymutil.WireframeBBoxGeometry([1, 2, 3])
-    sphere = gymutil.WireframeSphereGeometry(0.5, 6, 8)
+    sphere = gymutil.WireframeSphereGeometry(0.5, 6, 8, color=(0, 0, 1))
     sv = sphere.vertices()
-    assert sphere.num_lines() == 2 * 6 * 8
+    assert sphere.num_lines() == 2 * 6 * 8 and sphere.verts is sv           # (Isaac Gym's attribute name)
     r = np.sqrt(sv["x"] ** 2 + sv["y"] ** 2 + sv["z"] ** 2)
     assert np.allclose(r, 0.5, atol=1e-6)                             # every vertex on the sphere
+    assert tuple(sv[0][0]) == (0.0, 0.5, 0.0)                          # drawn about the y axis, from +y
+    assert np.all(sphere.colors() == sphere.colors()[0])              # color2 defaults to color
     moved = sphere.instance_verts(gymapi.Transform(gymapi.Vec3(0, 0, 2)))
     assert np.allclose(moved["z"], sv["z"] + 2)
+    copy = sphere.instance_verts()                                    # no pose: a copy
+    assert np.array_equal(copy, sv) and copy is not sv
+    assert gymutil.WireframeSphereGeometry(1.0, 0, 4).num_lines() == 0
 
 
 def test_draw_lines_reaches_viewer(gym):
@@ -272,5 +360,17 @@ def test_draw_lines_reaches_viewer(gym):
     gymutil.draw_lines(gymutil.WireframeBoxGeometry(), gym, viewer, env, gymapi.Transform())
     gymutil.draw_line(gymapi.Vec3(0, 0, 0), gymapi.Vec3(1, 0, 0), gymapi.Vec3(1, 1, 0), gym, viewer, env)
     assert viewer.line_count == 13
+
+    class Segment:                      # not a LineGeometry: Isaac Gym's draw_lines only calls its methods
+        def num_lines(self):
+            return 1
+
+        def instance_verts(self, pose=None):
+            return np.array([[(0, 0, 0), (0, 0, 1)]], gymapi.Vec3.dtype)
+
+        def colors(self):
+            return np.array([(1, 0, 0)], gymapi.Vec3.dtype)
+    gymutil.draw_lines(Segment(), gym, viewer, env, None)
+    assert viewer.line_count == 14
     gym.destroy_viewer(viewer)
     gym.destroy_sim(sim)
