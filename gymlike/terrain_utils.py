@@ -10,9 +10,19 @@ The generators take the SubTerrain first, their parameters in metres, modify
 return the SubTerrain. Metre values are converted to grid units with ``int()``
 (truncation), and random choices are drawn from NumPy's global RNG in the same
 order as Isaac Gym, so ``np.random.seed(...)`` reproduces its terrains.
+
+``from isaacgym.terrain_utils import *`` gives the names Isaac Gym's module gives (it has no
+``__all__``): the functions, ``np``, ``choice``, ``sqrt``, ``gymapi`` and ``gymutil``, but not
+SciPy's ``interpolate`` module (importing SciPy's interpolation costs 0.6 s and nothing here uses
+it; import it yourself).
 """
 
+from math import sqrt  # noqa: F401  (Isaac Gym's module exports it)
+
 import numpy as np
+from numpy.random import choice  # noqa: F401  (Isaac Gym's module exports it)
+
+from . import gymapi, gymutil  # noqa: F401  (Isaac Gym's module exports them)
 
 
 class SubTerrain:

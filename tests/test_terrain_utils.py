@@ -287,3 +287,15 @@ def test_trimesh_of_generated_terrain():
     # stair risers are vertical: vertices moved, but never outside the grid
     assert v[:, 0].min() >= 0 and v[:, 0].max() <= 39 * HS + 1e-6
     assert v[:, 1].min() >= 0 and v[:, 1].max() <= 29 * HS + 1e-6
+
+
+def test_star_import_gives_isaac_gyms_names():
+    """Isaac Gym's terrain_utils has no __all__: `from isaacgym.terrain_utils import *` also gives
+    the names it imports, and scripts written against it use them (sqrt, choice, gymapi)."""
+    names = {}
+    exec("from gymlike.terrain_utils import *", names)
+    import math
+    from gymlike import gymapi, gymutil
+    assert names["sqrt"] is math.sqrt and names["choice"] is np.random.choice
+    assert names["gymapi"] is gymapi and names["gymutil"] is gymutil and names["np"] is np
+    assert callable(names["convert_heightfield_to_trimesh"]) and "SubTerrain" in names
