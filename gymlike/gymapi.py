@@ -61,8 +61,8 @@ class Gym:
     threads run one at a time."""
 
     # ================================================================== sims
-    def create_sim(self, compute_device=0, graphics_device=0, type=_enums.SimType.SIM_PHYSX, params=None):
-        """Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX -> Newton XPBD (VBD with soft bodies or cloth)."""
+    def create_sim(self, compute_device=0, graphics_device=0, type=_enums.SimType.SIM_FLEX, params=None):
+        """Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX (Isaac Gym's default type) -> Newton XPBD (VBD with soft bodies or cloth)."""
         return Sim(self, compute_device, graphics_device, type, params if params is not None else SimParams())
 
     def destroy_sim(self, sim):

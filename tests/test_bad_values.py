@@ -3,6 +3,7 @@ takes them (nothing changes); NaN/inf or absurd (> 1e15) tensor inputs, which th
 check without a device sync per call, are named by the NaN guard at the next simulate; wrong-typed
 arguments are TypeErrors naming the argument."""
 
+import numpy as np
 import pytest
 import torch
 
@@ -284,6 +285,53 @@ def test_none_handles_are_named(gym, pendulums):
         gym.get_actor_tendon_offset(env, 0, 0)           # (an actor without tendons: AttributeError before)
     poses = gym.get_vec_rigid_transform([env, gym.get_env(sim, 1)], 1)
     assert poses.dtype == gymapi.Transform.dtype and len(poses) == 2
+
+
+def test_handles_and_indices_take_every_int_isaac_gym_takes(gym, pendulums):
+    """pybind11 takes for an int argument anything with __index__: numpy ints, bools and integer
+    torch scalars (`env_ids[i]`), not floats. Name lookups that find nothing give -1."""
+    sim = pendulums
+    env = gym.get_env(sim, torch.tensor(1))
+    assert env is gym.get_env(sim, np.int64(1)) is gym.get_env(sim, True)
+    ids = torch.tensor([0, 1], dtype=torch.int32)
+    assert gym.get_actor_name(env, ids[1]) == "box" and gym.get_actor_handle(env, np.int32(0)) == 0
+    assert gym.get_actor_rigid_body_names(env, ids[0]) == gym.get_actor_rigid_body_names(env, 0)
+    assert gym.get_actor_dof_handle(env, ids[0], ids[0]) == gym.get_actor_dof_handle(env, 0, 0)
+    for bad in (1.0, np.float32(0.0), torch.tensor(0.0), "0", None):
+        with pytest.raises(TypeError):
+            gym.get_actor_name(env, bad)
+    assert gym.find_actor_handle(env, "nobody") == -1
+    assert gym.find_actor_rigid_body_handle(env, 0, "nothing") == -1
+    assert gym.find_actor_dof_index(env, 0, "nothing", gymapi.DOMAIN_SIM) == -1
+    assert gym.find_asset_rigid_body_index(gym.get_actor_asset(env, 0), "nothing") == -1
+    assert gym.get_rigid_handle(env, "nobody", "base") == -1
+    # numpy-array arguments take what numpy converts (a CPU torch tensor), counts any int
+    gym.set_actor_dof_position_targets(env, 0, torch.tensor([0.25]))
+    assert gym.get_actor_dof_position_targets(env, 0)[0] == np.float32(0.25)
+    root = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+    gym.refresh_actor_root_state_tensor(sim)
+    z0 = float(root[1, 2])                   # actor 1: env 0's box
+    root[1, 2] += 0.5
+    gym.set_actor_root_state_tensor_indexed(sim, gymtorch.unwrap_tensor(root), gymtorch.unwrap_tensor(ids[1:]),
+                                            torch.tensor(1))
+    root[1, 2] = 0.0
+    gym.refresh_actor_root_state_tensor(sim)
+    assert float(root[1, 2]) == pytest.approx(z0 + 0.5)
+
+
+def test_create_sim_defaults_are_isaac_gyms(gym):
+    """create_sim(compute_device=0, graphics_device=0, type=SIM_FLEX, params=SimParams()), as
+    Isaac Gym Preview 4 documents it."""
+    import inspect
+    import warnings
+    params = list(inspect.signature(gymapi.Gym.create_sim).parameters.values())[1:]
+    assert [(p.name, p.default) for p in params[:3]] == [("compute_device", 0), ("graphics_device", 0),
+                                                          ("type", gymapi.SIM_FLEX)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sim = gym.create_sim(0, -1)
+    assert sim.type == gymapi.SIM_FLEX
+    gym.destroy_sim(sim)
 
 
 # ---------------------------------------------------------------- writes made before prepare_sim

@@ -32,7 +32,8 @@ from . import observables as OBS
 from .launch import Launcher
 from .enums import SimType
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
-from .types import ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, coerce, require_finite
+from .types import (ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, as_int, coerce,
+                    require_finite)
 from .errors import warn
 from .runtime import call_name
 
@@ -366,8 +367,9 @@ def create_asset_force_sensor(asset: Asset, body_idx: int, local_pose: Transform
     returns its index within the asset."""
     sim = asset.sim
     sim.check_alive()
-    if isinstance(body_idx, bool) or not isinstance(body_idx, (int, np.integer)):
+    if as_int(body_idx) is None:
         raise GymlikeTypeError(f"{what}: body_idx must be an int, got {type(body_idx).__name__}")
+    body_idx = as_int(body_idx)
     if not 0 <= body_idx < asset.body_count:
         raise GymlikeIndexError(f"{what}: body_idx {body_idx} out of range [0, {asset.body_count}) "
                                 f"for asset {asset.name}")
@@ -504,8 +506,9 @@ def actor_force_sensor(actor: Actor, index: int, what: str | None = None) -> For
     what = what or call_name()
     sim = actor.env.sim
     n = len(actor_sensors(actor))
-    if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+    if as_int(index) is None:
         raise GymlikeTypeError(f"{what}: sensor index must be an int, got {type(index).__name__}")
+    index = as_int(index)
     if not 0 <= index < n:
         raise GymlikeIndexError(f"{what}: force sensor index {index} out of range [0, {n}) for actor "
                                 f"'{actor.name}'")

@@ -104,10 +104,14 @@ def _built(sim):
 # ============================================================================ handle API
 def dof_values(values: np.ndarray | Sequence[float], n: int, what: str | None = None,
                arg: str = "values") -> np.ndarray:
-    """A real 1-D array of n finite numbers -> float32 numpy (a copy)."""
+    """A real 1-D array of n finite numbers -> float32 numpy (a copy). Isaac Gym's numpy-array
+    argument takes what numpy converts: arrays, lists, tuples and (CPU) torch tensors; a tensor on
+    another device is copied to the host."""
     what = what or call_name()
     if isinstance(values, np.ndarray):
         arr = values
+    elif hasattr(values, "detach") and hasattr(values, "cpu"):      # a torch tensor
+        arr = values.detach().cpu().numpy()
     elif isinstance(values, (list, tuple)):
         try:
             arr = np.asarray(values)

@@ -15,6 +15,7 @@ from .enums import CoordinateSpace, IndexDomain
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 from .runtime import call_name
 from .sim import Env, Sim
+from .types import as_int
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -65,13 +66,15 @@ def actor_of(env: Env, handle: int, what: str | None = None) -> Actor:
 
 
 def index(i: int, n: int, what: str | None = None, kind: str = "index") -> int:
-    """`i` checked to be an int in [0, n)."""
+    """`i` checked to be an int in [0, n) (any int Isaac Gym takes: numpy ints, an integer torch
+    scalar; see types.as_int)."""
     what = what or call_name()
-    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+    k = as_int(i)
+    if k is None:
         raise GymlikeTypeError(f"{what}: {kind} index must be an int, got {type(i).__name__}")
-    if not 0 <= i < n:
-        raise GymlikeIndexError(f"{what}: {kind} index {i} out of range [0, {n})")
-    return int(i)
+    if not 0 <= k < n:
+        raise GymlikeIndexError(f"{what}: {kind} index {k} out of range [0, {n})")
+    return k
 
 
 def enum_of(cls: type[IntEnum], value: object, what: str | None = None, name: str = "value") -> IntEnum:

@@ -18,7 +18,7 @@ from .assets.record import Asset
 from .enums import SimType, UpAxis
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from .params import device_ids, plane_params, sim_params
-from .types import PlaneParams, SimParams, Transform, Vec3, coerce, number, require_finite
+from .types import PlaneParams, SimParams, Transform, Vec3, as_int, coerce, number, require_finite
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -91,9 +91,12 @@ class Env:
                  f"the declared maximum {agg['max_bodies']} / {agg['max_shapes']} (Isaac Gym would fail)",
                  RuntimeWarning)
     def actor(self, handle: int, what: str = "actor handle") -> "Actor":
-        """The actor with this handle (its index in the env), checked."""
-        if isinstance(handle, bool) or not isinstance(handle, (int, np.integer)):
+        """The actor with this handle (its index in the env; any int Isaac Gym takes, see
+        types.as_int), checked."""
+        k = as_int(handle)
+        if k is None:
             raise GymlikeTypeError(f"{what}: expected an int actor handle, got {type(handle).__name__}")
+        handle = k
         if not 0 <= handle < len(self.actors):
             raise GymlikeIndexError(f"{what} {handle} out of range: env {self.index} has "
                                     f"{len(self.actors)} actor(s)")

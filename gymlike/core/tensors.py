@@ -24,6 +24,7 @@ from .runtime import call_name, wp as _wp
 from .enums import TensorDataType
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
+from .types import as_int
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -321,8 +322,10 @@ class TensorAPI:
             raise GymlikeTypeError(f"{what}: actor indices must be int32 (torch.int32), got {t.dtype}")
         if t.device != self.torch_device:
             raise GymlikeValueError(f"{what}: indices are on {t.device} but the sim runs on {self.sim.device}")
-        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= t.numel():
+        n_given = as_int(count)          # (any int Isaac Gym takes: a numpy int, an integer torch scalar)
+        if n_given is None or not 0 <= n_given <= t.numel():
             raise GymlikeValueError(f"{what}: count must be an int in [0, {t.numel()}] (the number of indices), got {count!r}")
+        count = n_given
         # (numpy on the host: a few torch view calls cost more than the whole check)
         host = (t.numpy() if t.device.type == "cpu" else t.cpu().numpy()).reshape(-1)[: int(count)]
         if (host.view(np.uint32) >= self.n_act).any():      # (a negative index wraps to a large one)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import operator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -75,6 +76,20 @@ def number(v: Any, what: str, integer: bool = False) -> float | int:
                 raise GymlikeTypeError(f"{what} must be an integer, got {v!r}")
         return int(v)
     return float(v)
+
+
+def as_int(v: Any) -> int | None:
+    """`v` as the int pybind11 makes of it for an int argument (a handle, an index): ints, bools,
+    numpy integers and anything with __index__ (an integer torch scalar such as `env_ids[i]`);
+    None for what it refuses (floats, strings, None, other objects)."""
+    if v is None or isinstance(v, (float, np.floating, str, bytes)):
+        return None
+    if isinstance(v, np.bool_):
+        return int(v)
+    try:
+        return operator.index(v)
+    except TypeError:
+        return None
 
 
 def require_finite(value: T, what: str) -> T:
