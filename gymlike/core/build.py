@@ -390,6 +390,8 @@ def _make_solver(sim, newton_contacts):
                     warn("prepare_sim: sim.mujoco_options['arena_kib'] sizes MuJoCo C's arena; this sim steps on "
                          "MuJoCo-Warp (its capacities follow the scene), so it has no effect", RuntimeWarning)
                 solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts, **kw)
+            if not newton_contacts:
+                _analytic_box_box(solver)
         except Exception as e:   # MuJoCo's compiler: ValueError; its conversion: LinAlgError and others
             raise GymlikeRuntimeError(f"prepare_sim: Newton's MuJoCo solver refused the model "
                                       f"({_asset_files(sim)}): {type(e).__name__}: {e}") from e
@@ -405,6 +407,20 @@ def _make_solver(sim, newton_contacts):
     cap = (sim.mujoco_options or {}).get("rigid_contact_max")
     pipeline = newton.CollisionPipeline(model, **({} if cap is None else dict(rigid_contact_max=int(cap))))
     return solver, pipeline, pipeline.contacts()
+
+
+def _analytic_box_box(solver):
+    """MuJoCo-Warp collides two boxes with its analytic box-box collider (MuJoCo C's, which the
+    C pipeline steps with) instead of its default GJK/EPA, which drops the contact of two
+    face-aligned boxes at some sub-millimetre overlaps (mujoco-warp 3.17: a 0.2 m box resting on
+    another lost it in 5-10% of the frames and fell 117 mm into it before being thrown out;
+    google-deepmind/mujoco_warp#1526, #1430). MuJoCo-Warp reads its NATIVECCD disable flag only
+    for this choice, at each step. Set on MuJoCo-Warp's model only: in MuJoCo C (the CPU
+    pipeline's template) the flag would send every other convex pair to libccd.
+    tests/test_box_stacks.py fails if an upgrade drops the analytic collider (upstream #869)."""
+    import mujoco
+    if getattr(solver, "mjw_model", None) is not None:
+        solver.mjw_model.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_NATIVECCD)
 
 
 def _asset_files(sim):
