@@ -38,6 +38,9 @@ PLAN = {
     "python benchmarks/bench_real_tasks.py /path/to/IsaacGymEnvs": dict(run=False, reason=EXTERNAL),
     "python benchmarks/bench_real_tasks.py /path/to/legged_gym": dict(run=False, reason=LEGGED),
     "python tools/real_clients.py legged /path/to/legged_gym": dict(run=False, reason=LEGGED),
+    "python tools/play_policies.py xbot g1 h1 --envs 16": dict(
+        run=False, reason="needs humanoid-gym and unitree_rl_gym checkouts, rsl_rl 1.0.2 and wandb fetched "
+                          "separately (never copied here); runs for ~5 minutes"),
     "python -m gymlike.run legged_gym/scripts/train.py --task=anymal_c_flat --headless --num_envs 512":
         dict(run=False, reason=LEGGED),
     "python benchmarks/train_real_tasks.py /path/to/IsaacGymEnvs Ant --envs 512 --minutes 15":
