@@ -2,7 +2,7 @@
 
     python tools/play_policies.py [xbot g1 h1 h1_2] [--envs 16] [--seconds 12] [--json out.json]
         [--side both|gym|mujoco] [--mj-robots 4] [--pipeline c|warp] [--commands vx,vy,wz ...]
-        [--no-vel-limits] [--substeps N] [--armature A] [--mj-armature A]
+        [--no-vel-limits] [--substeps N] [--armature A] [--mj-armature A] [--mj-vel-clamp V]
 
 (default cases: xbot g1 h1; h1_2 is unitree's "preview" task: its URDF does not import on gymlike
 today, and its published policy walks sideways for a forward command in the vendor's own MuJoCo
@@ -37,7 +37,8 @@ velocity, stay). Episodes are made longer than the run so no robot times out. Di
 (configuration or the public Gym API, no gymlike code changed): `--no-vel-limits` sets
 every DOF velocity limit to 0 (none) through `set_actor_dof_properties`, `--substeps N` sets
 `cfg.sim.substeps`, `--armature A` sets `cfg.asset.armature` (and `--mj-armature A` the MuJoCo
-side's actuated joints' armature), `--pipeline warp` runs gymlike on
+side's actuated joints' armature; `--mj-vel-clamp V` makes the MuJoCo side take explicit Euler
+steps that clamp the actuated joints' speeds to V before the positions move), `--pipeline warp` runs gymlike on
 MuJoCo-Warp on Warp's CPU backend (`GYMLIKE_CPU_PIPELINE=warp`; slower: use fewer envs).
 
 Set-up (nothing from these projects is copied here; they are imported from their checkouts):
@@ -316,6 +317,7 @@ def play_mujoco(case, opts):
     model.opt.timestep = p["dt"]
     if opts.get("mj_armature") is not None:         # diagnostic: the actuated joints' armature
         model.dof_armature[-p["num_actions"]:] = float(opts["mj_armature"])
+    vclamp = opts.get("mj_vel_clamp")
     policy = torch.jit.load(policy_path)
     cmds = np.array(opts["commands"], np.float64)
     per = opts["mj_robots"]
@@ -384,7 +386,17 @@ def play_mujoco(case, opts):
             tau = np.clip(tau, -p["tau_limit"], p["tau_limit"])
         for i, d in enumerate(datas):
             d.ctrl[:] = tau[i]
-            mujoco.mj_step(model, d)
+            if vclamp:
+                # diagnostic: an explicit Euler step whose actuated-joint velocities are clamped
+                # before the positions integrate (a velocity limit inside the step)
+                mujoco.mj_forward(model, d)
+                d.qvel[:] += p["dt"] * d.qacc
+                d.qvel[-na:] = np.clip(d.qvel[-na:], -vclamp, vclamp)
+                d.qacc_warmstart[:] = d.qacc
+                mujoco.mj_integratePos(model, d.qpos, d.qvel, p["dt"])
+                d.time += p["dt"]
+            else:
+                mujoco.mj_step(model, d)
         if (k + 1) % dec == 0:
             if unitree:
                 # deploy_mujoco: the observation and the policy after every decimation-th step
@@ -468,6 +480,8 @@ def main():
     ap.add_argument("--substeps", type=int)
     ap.add_argument("--armature", type=float)
     ap.add_argument("--mj-armature", type=float, help="MuJoCo side: set the actuated joints' armature")
+    ap.add_argument("--mj-vel-clamp", type=float,
+                    help="MuJoCo side: Euler steps clamping the actuated joints' speed to this before positions move")
     ap.add_argument("--torch-threads", type=int, default=1)
     ap.add_argument("--clients", default=os.environ.get("PLAY_POLICIES_CLIENTS", "/work/scratch"))
     ap.add_argument("--timeout", type=float, default=7200)
@@ -483,7 +497,7 @@ def main():
         cmds = [tuple(float(x) for x in s.split(",")) for s in a.commands] if a.commands else CASES[case]["commands"]
         opts = dict(clients=a.clients, envs=a.envs, mj_robots=a.mj_robots, seconds=a.seconds, commands=cmds,
                     no_vel_limits=a.no_vel_limits, substeps=a.substeps, armature=a.armature,
-                    mj_armature=a.mj_armature,
+                    mj_armature=a.mj_armature, mj_vel_clamp=a.mj_vel_clamp,
                     torch_threads=a.torch_threads, pipeline=a.pipeline, timeout=a.timeout)
         sides = {}
         for side in (("gym", "mujoco") if a.side == "both" else (a.side,)):
