@@ -1,23 +1,23 @@
-"""PhysX's articulation joint rows on SIM_PHYSX: DOF velocity limits and DOF friction, enforced
-as joint impulses of the step (python_bindings_docs/differences.md, "Joint friction and velocity
-limits").
+"""PhysX's articulation joint rows on SIM_PHYSX: DOF friction and DOF velocity limits
+(python_bindings_docs/differences.md, "Velocity limits and joint friction").
 
-PhysX solves them with the step's other constraints: each is an equal and opposite joint-space
-impulse between a joint's parent and child (momentum is conserved), and positions integrate the
-velocity that results. MuJoCo has neither, so after each MuJoCo step (one per substep) one
-kernel thread per world applies them from what that step computed (MuJoCo's own mass matrix
-ingredients, unconstrained accelerations and kinematics of the step's start state):
+PhysX solves both with the step's other constraints, as joint-space rows between a joint's
+parent and child (equal and opposite: momentum is kept). MuJoCo has neither, so on the MuJoCo C
+pipeline, one kernel thread per world and one launch per substep:
 
-* friction (Isaac Gym's DOF `friction`, PhysX's unitless joint friction coefficient mu): an
-  impulse that drives the joint's velocity toward zero, bounded by mu * |W| * h, where W is the
-  spatial force (force, and torque about the child's centre of mass) the joint transmits to its
-  child's subtree under the step's unconstrained motion (user efforts included), as PhysX
-  computes it;
-* velocity limits (DOF `velocity`): the impulse that brings |qvel| back to the limit.
-
-Impulses go through the joint-space inverse mass matrix (projected Gauss-Seidel over the
-constrained DOFs), and the positions move by h times the velocity change, as if the impulses
-had acted before MuJoCo integrated. One launch per substep; no Python loop over worlds.
+* friction (Isaac Gym's DOF `friction`, PhysX's unitless joint friction coefficient mu): before
+  each step, `friction_bounds` writes mu * |W| into MuJoCo's per-world friction loss of the DOF,
+  which MuJoCo's solver then applies with the contacts. W is the spatial force (force, and
+  torque about the child's centre of mass) the joint transmits to its child's subtree under the
+  step's unconstrained motion, the user's efforts included, as PhysX computes it: from the last
+  step's fields (MuJoCo's mass-matrix ingredients, unconstrained accelerations, kinematics)
+  with the change of the applied forces since then through the inverse mass matrix, so the
+  bound follows this step's efforts (that is what keeps an explicit PD loop on a light link
+  bounded: the friction grows with the effort). The rows are made stiff (FRICTION_IMPEDANCE).
+* velocity limits (DOF `velocity`): after each step, `velocity_limits` brings each DOF over its
+  limit back to it by a joint impulse through the step's inverse mass matrix (projected
+  Gauss-Seidel over those DOFs), and moves the positions MuJoCo integrated by h times the
+  velocity change, as if the impulse had acted before the integration.
 """
 
 from __future__ import annotations
@@ -27,7 +27,12 @@ from typing import Any
 import numpy as np
 import warp as wp
 
-SWEEPS = 8                  # Gauss-Seidel sweeps over the constrained DOFs (PhysX: its iterations)
+SWEEPS = 8                  # Gauss-Seidel sweeps over the DOFs past their velocity limits
+# MuJoCo's impedance (solimp's d0, d_width) of the friction rows: a row removes this share of a
+# step's velocity change within its bound (MuJoCo's default 0.9 let an explicit PD loop 20x over
+# its stable gain, humanoid-gym's XBot ankles, chatter at the effort limit; 0.99 holds loops
+# up to ~100x, close to PhysX's hard rows without stiffening MuJoCo's solve further)
+FRICTION_IMPEDANCE = (0.99, 0.99)
 MJ_FREE = wp.constant(0)
 MJ_BALL = wp.constant(1)
 
@@ -77,6 +82,22 @@ def _col(L: wp.array2d(dtype=wp.float64), w: int, nv: int, d: int, col: wp.array
 
 
 @wp.func
+def _solve(L: wp.array2d(dtype=wp.float64), w: int, nv: int, x: wp.array2d(dtype=wp.float64)):
+    """x[w] = M^-1 x[w] from the Cholesky factor L (dense, row-major nv x nv, lower)."""
+    for i in range(nv):
+        s = x[w, i]
+        for k in range(i):
+            s -= L[w, i * nv + k] * x[w, k]
+        x[w, i] = s / L[w, i * nv + i]
+    for ii in range(nv):
+        i = nv - 1 - ii
+        s = x[w, i]
+        for k in range(i + 1, nv):
+            s -= L[w, k * nv + i] * x[w, k]
+        x[w, i] = s / L[w, i * nv + i]
+
+
+@wp.func
 def _quat_step(rows: wp.array2d(dtype=wp.float64), w: int, at: int, turn: wp.vec3d):
     """MuJoCo's quaternion (w, x, y, z) at rows[w, at:at+4] turned by the local rotation vector `turn`."""
     q = wp.quatd(rows[w, at + 1], rows[w, at + 2], rows[w, at + 3], rows[w, at])
@@ -119,6 +140,7 @@ class Tree:
     jnt_vadr: wp.array(dtype=wp.int32)
     qpos_at: int
     qvel_at: int
+    qfrc_at: int
     xfrc_at: int
 
 
@@ -128,95 +150,20 @@ class Scratch:
     L: wp.array2d(dtype=wp.float64)      # nv * nv: Cholesky factor of M
     acc: wp.array2d(dtype=wp.float64)    # 6 nb: body accelerations
     frc: wp.array2d(dtype=wp.float64)    # 6 nb: forces transmitted to each subtree
-    bound: wp.array2d(dtype=wp.float64)  # nv: friction impulse bounds
-    lam: wp.array2d(dtype=wp.float64)    # nv: friction impulses accumulated in a solver iteration
     cols: wp.array2d(dtype=wp.float64)   # nv * nv: columns of M^-1 (of the constrained DOFs)
     have: wp.array2d(dtype=wp.int32)     # nv: 1 where the column is computed
     dv: wp.array2d(dtype=wp.float64)     # nv: the velocity change applied
     dq: wp.array2d(dtype=wp.float64)     # nv: the position change (joint-space, rotation vectors)
 
 
-@wp.kernel
-def joint_rows(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: Scratch,
-               armature: wp.array2d(dtype=wp.float64), vmax: wp.array2d(dtype=wp.float64),
-               mu: wp.array2d(dtype=wp.float64), gravity: wp.array2d(dtype=wp.float64),
-               h: wp.float64, share: wp.float64, slices: int, vel_slices: int, hits: wp.array(dtype=wp.int32)):
-    """One world's joint friction and velocity-limit impulses after a MuJoCo step of h s (module
-    docstring). `vmax` inf: no limit; `mu` 0: no friction; `slices`, `vel_slices`, `share`:
-    PhysX's position and velocity iterations and the part of the friction bound each applies
-    (TGS: N, its velocity iterations, 1 / N; PGS: 1, 0, 1); hits[0] = 1 where an impulse was
-    applied. armature / vmax / mu / gravity: one row shared, or one per world."""
-    w = wp.tid()
-    nv = T.dof_body.shape[0]
-    nb = T.body_parent.shape[0]
-    aw = wp.min(w, armature.shape[0] - 1)
-    lw = wp.min(w, vmax.shape[0] - 1)
-    fw = wp.min(w, mu.shape[0] - 1)
-    gw = wp.min(w, gravity.shape[0] - 1)
+@wp.func
+def _factor_mass(F: Frames, T: Tree, S: Scratch, armature: wp.array2d(dtype=wp.float64), w: int, aw: int,
+                 nv: int):
+    """S.L[w] = the Cholesky factor of the joint-space inertia of F's state (MuJoCo's
+    composite-body algorithm, armature on the diagonal); False where it is not positive
+    definite (no step computed the frames yet, or a degenerate model)."""
     zero = wp.float64(0.0)
-    friction = int(0)
-    active = int(0)
-    for d in range(nv):
-        if mu[fw, d] > zero:
-            friction = 1
-        if wp.abs(rows[w, T.qvel_at + d]) > vmax[lw, d]:
-            active = 1
-    if friction == 0 and active == 0:
-        return
-    if friction != 0:
-        # the step's unconstrained motion: body accelerations from qacc_smooth (gravity as the
-        # world's upward acceleration), then the force each subtree needs (MuJoCo's RNEA, the
-        # user's body wrenches taken out), summed leaves to root
-        for c in range(3):
-            S.acc[w, c] = zero
-            S.acc[w, 3 + c] = -gravity[gw, c]
-        for b in range(1, nb):
-            p = T.body_parent[b]
-            r = wp.vec3d(S.acc[w, 6 * p], S.acc[w, 6 * p + 1], S.acc[w, 6 * p + 2])
-            l = wp.vec3d(S.acc[w, 6 * p + 3], S.acc[w, 6 * p + 4], S.acc[w, 6 * p + 5])
-            for k in range(T.body_ndof[b]):
-                d = T.body_dof0[b] + k
-                vel = F.qvel0[w, d]
-                acc = F.qacc[w, d]
-                r += vel * _v3(F.cdof_dot, w, 6 * d) + acc * _v3(F.cdof, w, 6 * d)
-                l += vel * _v3(F.cdof_dot, w, 6 * d + 3) + acc * _v3(F.cdof, w, 6 * d + 3)
-            vr = _v3(F.cvel, w, 6 * b)
-            vl = _v3(F.cvel, w, 6 * b + 3)
-            ir = _inert_rot(F.cinert, w, 10 * b, vr, vl)
-            il = _inert_lin(F.cinert, w, 10 * b, vr, vl)
-            fr = _inert_rot(F.cinert, w, 10 * b, r, l) + wp.cross(vr, ir) + wp.cross(vl, il)
-            fl = _inert_lin(F.cinert, w, 10 * b, r, l) + wp.cross(vr, il)
-            # a user wrench (world frame, at the COM) supplies part of that force
-            ef = _v3(rows, w, T.xfrc_at + 6 * b)
-            et = _v3(rows, w, T.xfrc_at + 6 * b + 3)
-            lever = _v3(F.xipos, w, 3 * b) - _v3(F.com, w, 3 * T.body_root[b])
-            fr = fr - et - wp.cross(lever, ef)
-            fl = fl - ef
-            for c in range(3):
-                S.acc[w, 6 * b + c] = r[c]
-                S.acc[w, 6 * b + 3 + c] = l[c]
-                S.frc[w, 6 * b + c] = fr[c]
-                S.frc[w, 6 * b + 3 + c] = fl[c]
-        for bb in range(1, nb):
-            b = nb - bb
-            p = T.body_parent[b]
-            if p > 0:
-                for c in range(6):
-                    S.frc[w, 6 * p + c] = S.frc[w, 6 * p + c] + S.frc[w, 6 * b + c]
-        for d in range(nv):
-            S.lam[w, d] = zero
-            S.bound[w, d] = zero
-            if mu[fw, d] > zero:
-                b = T.dof_body[d]
-                f = wp.vec3d(S.frc[w, 6 * b + 3], S.frc[w, 6 * b + 4], S.frc[w, 6 * b + 5])
-                # the torque about the child's centre of mass, as PhysX measures it
-                lever = _v3(F.xipos, w, 3 * b) - _v3(F.com, w, 3 * T.body_root[b])
-                t = wp.vec3d(S.frc[w, 6 * b], S.frc[w, 6 * b + 1], S.frc[w, 6 * b + 2]) - wp.cross(lever, f)
-                S.bound[w, d] = mu[fw, d] * h * wp.sqrt(wp.dot(f, f) + wp.dot(t, t))
-    # joint-space inertia of the step (MuJoCo's composite-body algorithm, armature on the
-    # diagonal), factored M = L L^T
     for i in range(nv):
-        S.dv[w, i] = zero
         for j in range(nv):
             S.L[w, i * nv + j] = zero
     for i in range(nv):
@@ -230,12 +177,14 @@ def joint_rows(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: Scratc
             S.L[w, i * nv + j] = wp.dot(_v3(F.cdof, w, 6 * j), br) + wp.dot(_v3(F.cdof, w, 6 * j + 3), bl)
             j = T.dof_parent[j]
         S.L[w, i * nv + i] = S.L[w, i * nv + i] + armature[aw, i]
+    ok = int(1)
     for j in range(nv):
         s = S.L[w, j * nv + j]
         for k in range(j):
             s -= S.L[w, j * nv + k] * S.L[w, j * nv + k]
         if not (s > zero):
-            return          # (not positive definite: a degenerate model; leave the step as it is)
+            ok = 0
+            break
         s = wp.sqrt(s)
         S.L[w, j * nv + j] = s
         for i in range(j + 1, nv):
@@ -243,59 +192,145 @@ def joint_rows(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: Scratc
             for k in range(j):
                 e -= S.L[w, i * nv + k] * S.L[w, j * nv + k]
             S.L[w, i * nv + j] = e / s
-    # PhysX's solver iterations: `slices` position iterations, each applying the friction bound
-    # (`share` of mu |W| h, afresh) and the limits by projected Gauss-Seidel over the
-    # constrained DOFs and then moving the positions by h / slices times the velocity reached
-    # (TGS: a joint whose friction outweighs its effort creeps instead of locking), then
-    # `vel_slices` velocity iterations (the same rows, positions unmoved)
+    return ok
+
+
+@wp.kernel
+def friction_bounds(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: Scratch,
+                    armature: wp.array2d(dtype=wp.float64), mu: wp.array2d(dtype=wp.float64),
+                    gravity: wp.array2d(dtype=wp.float64), qfrc_prev: wp.array2d(dtype=wp.float64),
+                    scale: wp.float64, out: wp.array2d(dtype=wp.float64)):
+    """Before a MuJoCo step: each DOF's PhysX joint friction bound mu * |W| * `scale` (N m or
+    N) into `out` (worlds, DOFs: MuJoCo's per-world dof_frictionloss, which the step then
+    solves with its contacts), W the spatial force the joint transmits to its child's subtree
+    under the step's unconstrained motion: the last step's (F, MuJoCo's own) with the change
+    of the applied generalized forces since it (rows' qfrc_applied - qfrc_prev) through the
+    inverse mass matrix, so the bound follows this step's efforts (module docstring)."""
+    w = wp.tid()
+    nv = T.dof_body.shape[0]
+    nb = T.body_parent.shape[0]
+    aw = wp.min(w, armature.shape[0] - 1)
+    fw = wp.min(w, mu.shape[0] - 1)
+    gw = wp.min(w, gravity.shape[0] - 1)
+    zero = wp.float64(0.0)
+    friction = int(0)
     for d in range(nv):
-        S.dq[w, d] = zero
+        out[w, d] = zero
+        if mu[fw, d] > zero:
+            friction = 1
+    if friction == 0:
+        return
+    if _factor_mass(F, T, S, armature, w, aw, nv) == 0:
+        return
+    # this step's unconstrained accelerations: M^-1 (the change of qfrc_applied) on the last's
+    for i in range(nv):
+        S.dv[w, i] = rows[w, T.qfrc_at + i] - qfrc_prev[w, i]
+    _solve(S.L, w, nv, S.dv)
+    # body accelerations (gravity as the world's upward acceleration), then the force each
+    # subtree needs (MuJoCo's RNEA, the user's body wrenches taken out), leaves to root
+    for c in range(3):
+        S.acc[w, c] = zero
+        S.acc[w, 3 + c] = -gravity[gw, c]
+    for b in range(1, nb):
+        p = T.body_parent[b]
+        r = wp.vec3d(S.acc[w, 6 * p], S.acc[w, 6 * p + 1], S.acc[w, 6 * p + 2])
+        l = wp.vec3d(S.acc[w, 6 * p + 3], S.acc[w, 6 * p + 4], S.acc[w, 6 * p + 5])
+        for k in range(T.body_ndof[b]):
+            d = T.body_dof0[b] + k
+            vel = F.qvel0[w, d]
+            acc = F.qacc[w, d] + S.dv[w, d]
+            r += vel * _v3(F.cdof_dot, w, 6 * d) + acc * _v3(F.cdof, w, 6 * d)
+            l += vel * _v3(F.cdof_dot, w, 6 * d + 3) + acc * _v3(F.cdof, w, 6 * d + 3)
+        vr = _v3(F.cvel, w, 6 * b)
+        vl = _v3(F.cvel, w, 6 * b + 3)
+        ir = _inert_rot(F.cinert, w, 10 * b, vr, vl)
+        il = _inert_lin(F.cinert, w, 10 * b, vr, vl)
+        fr = _inert_rot(F.cinert, w, 10 * b, r, l) + wp.cross(vr, ir) + wp.cross(vl, il)
+        fl = _inert_lin(F.cinert, w, 10 * b, r, l) + wp.cross(vr, il)
+        # a user wrench (world frame, at the COM) supplies part of that force
+        ef = _v3(rows, w, T.xfrc_at + 6 * b)
+        et = _v3(rows, w, T.xfrc_at + 6 * b + 3)
+        lever = _v3(F.xipos, w, 3 * b) - _v3(F.com, w, 3 * T.body_root[b])
+        fr = fr - et - wp.cross(lever, ef)
+        fl = fl - ef
+        for c in range(3):
+            S.acc[w, 6 * b + c] = r[c]
+            S.acc[w, 6 * b + 3 + c] = l[c]
+            S.frc[w, 6 * b + c] = fr[c]
+            S.frc[w, 6 * b + 3 + c] = fl[c]
+    for bb in range(1, nb):
+        b = nb - bb
+        p = T.body_parent[b]
+        if p > 0:
+            for c in range(6):
+                S.frc[w, 6 * p + c] = S.frc[w, 6 * p + c] + S.frc[w, 6 * b + c]
+    for d in range(nv):
+        if mu[fw, d] > zero:
+            b = T.dof_body[d]
+            f = wp.vec3d(S.frc[w, 6 * b + 3], S.frc[w, 6 * b + 4], S.frc[w, 6 * b + 5])
+            # the torque about the child's centre of mass, as PhysX measures it
+            lever = _v3(F.xipos, w, 3 * b) - _v3(F.com, w, 3 * T.body_root[b])
+            t = wp.vec3d(S.frc[w, 6 * b], S.frc[w, 6 * b + 1], S.frc[w, 6 * b + 2]) - wp.cross(lever, f)
+            out[w, d] = mu[fw, d] * scale * wp.sqrt(wp.dot(f, f) + wp.dot(t, t))
+
+
+@wp.kernel
+def velocity_limits(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: Scratch,
+                    armature: wp.array2d(dtype=wp.float64), vmax: wp.array2d(dtype=wp.float64),
+                    h: wp.float64, hits: wp.array(dtype=wp.int32)):
+    """After a MuJoCo step of h s: each DOF over its velocity limit (`vmax`, inf: none) brought
+    back to it by a joint impulse through the step's inverse mass matrix (projected
+    Gauss-Seidel over those DOFs), and the positions moved by h times the velocity change
+    (module docstring); hits[0] = 1 where an impulse was applied."""
+    w = wp.tid()
+    nv = T.dof_body.shape[0]
+    aw = wp.min(w, armature.shape[0] - 1)
+    lw = wp.min(w, vmax.shape[0] - 1)
+    zero = wp.float64(0.0)
+    active = int(0)
+    for d in range(nv):
+        if wp.abs(rows[w, T.qvel_at + d]) > vmax[lw, d]:
+            active = 1
+    if active == 0:
+        return
+    if _factor_mass(F, T, S, armature, w, aw, nv) == 0:
+        return
+    for d in range(nv):
+        S.dv[w, d] = zero
         S.have[w, d] = 0
     applied = int(0)
-    hs = h / wp.float64(slices)
-    for it in range(slices + vel_slices):
+    for sweep in range(SWEEPS):
+        worst = zero
         for d in range(nv):
-            S.lam[w, d] = zero
-        for sweep in range(SWEEPS):
-            worst = zero
-            for d in range(nv):
-                v = rows[w, T.qvel_at + d]
-                fric = mu[fw, d] > zero
-                over = wp.abs(v) > vmax[lw, d]
-                if not (fric or over):
-                    continue
-                if S.have[w, d] == 0:
-                    _col(S.L, w, nv, d, S.cols, d * nv)
-                    S.have[w, d] = 1
-                inv = S.cols[w, d * nv + d]
-                dl = zero
-                if fric:
-                    cap = S.bound[w, d] * share
-                    new = wp.clamp(S.lam[w, d] - v / inv, -cap, cap)
-                    dl = new - S.lam[w, d]
-                    S.lam[w, d] = new
-                vd = v + inv * dl
-                lim = vmax[lw, d]
-                if vd > lim:
-                    dl += (lim - vd) / inv
-                elif vd < -lim:
-                    dl += (-lim - vd) / inv
-                if dl != zero:
-                    applied = 1
-                    for i in range(nv):
-                        step = S.cols[w, d * nv + i] * dl
-                        rows[w, T.qvel_at + i] = rows[w, T.qvel_at + i] + step
-                        S.dv[w, i] = S.dv[w, i] + step
-                    worst = wp.max(worst, wp.abs(inv * dl))
-            if worst <= wp.float64(1e-9):
-                break
-        if it < slices:
+            v = rows[w, T.qvel_at + d]
+            lim = vmax[lw, d]
+            if not (wp.abs(v) > lim):
+                continue
+            if S.have[w, d] == 0:
+                _col(S.L, w, nv, d, S.cols, d * nv)
+                S.have[w, d] = 1
+            inv = S.cols[w, d * nv + d]
+            dl = (wp.clamp(v, -lim, lim) - v) / inv
+            applied = 1
             for i in range(nv):
-                S.dq[w, i] = S.dq[w, i] + hs * S.dv[w, i]
+                step = S.cols[w, d * nv + i] * dl
+                rows[w, T.qvel_at + i] = rows[w, T.qvel_at + i] + step
+                S.dv[w, i] = S.dv[w, i] + step
+            worst = wp.max(worst, wp.abs(inv * dl))
+        if worst <= wp.float64(1e-9):
+            break
     if applied == 0:
         return
     hits[0] = 1
-    # the positions MuJoCo integrated (with its own velocity, for h) move by dq
+    for i in range(nv):
+        S.dq[w, i] = h * S.dv[w, i]
+    _move(rows, T, S, w)
+
+
+@wp.func
+def _move(rows: wp.array2d(dtype=wp.float64), T: Tree, S: Scratch, w: int):
+    """The positions MuJoCo integrated moved by S.dq (joint space; rotation vectors for balls
+    and free joints' rotations)."""
     for j in range(T.jnt_type.shape[0]):
         jt = T.jnt_type[j]
         qa = T.qpos_at + T.jnt_qadr[j]
@@ -320,7 +355,8 @@ def tree(model: Any, row_at: dict) -> Tree:
     t.body_dof0, t.body_ndof = ints(model.body_dofadr), ints(model.body_dofnum)
     t.dof_body, t.dof_parent = ints(model.dof_bodyid), ints(model.dof_parentid)
     t.jnt_type, t.jnt_qadr, t.jnt_vadr = ints(model.jnt_type), ints(model.jnt_qposadr), ints(model.jnt_dofadr)
-    t.qpos_at, t.qvel_at, t.xfrc_at = int(row_at["qpos"]), int(row_at["qvel"]), int(row_at["xfrc_applied"])
+    t.qpos_at, t.qvel_at = int(row_at["qpos"]), int(row_at["qvel"])
+    t.qfrc_at, t.xfrc_at = int(row_at["qfrc_applied"]), int(row_at["xfrc_applied"])
     return t
 
 
@@ -329,8 +365,7 @@ def scratch(nworld: int, nv: int, nbody: int) -> Scratch:
     s = Scratch()
     s.L = wp.zeros((nworld, max(1, nv * nv)), dtype=wp.float64, device="cpu")
     s.acc, s.frc = (wp.zeros((nworld, 6 * nbody), dtype=wp.float64, device="cpu") for _ in range(2))
-    s.bound, s.lam, s.dv, s.dq = (wp.zeros((nworld, max(1, nv)), dtype=wp.float64, device="cpu")
-                                  for _ in range(4))
+    s.dv, s.dq = (wp.zeros((nworld, max(1, nv)), dtype=wp.float64, device="cpu") for _ in range(2))
     s.cols = wp.zeros((nworld, max(1, nv * nv)), dtype=wp.float64, device="cpu")
     s.have = wp.zeros((nworld, max(1, nv)), dtype=wp.int32, device="cpu")
     return s

@@ -204,6 +204,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.per_world_keys = frozenset()    # model fields the batch gives per-world values (_sync_params)
         self.joint = None            # PhysX's joint rows: tables and views (_joint_tables), None: off or stale
         self.joint_wanted = False    # the batch binds the fields the joint rows read
+        self.friction_rows = False   # MuJoCo's dof_frictionloss holds PhysX's joint friction bounds, per world
         self._make_batch(m)
 
     # ------------------------------------------------------------------ the batch
@@ -368,9 +369,23 @@ class SolverMuJoCoC(SolverMuJoCo):
                 v = np.where(v == base.astype(np.float32), base, v)
             values[key] = v.astype(np.float64)
         self._inertial_frames(values)
+        owned = set()
+        if self.friction_rows and "dof_frictionloss" in values:
+            # (the friction rows write each step's bounds there, per world: keep what they wrote)
+            owned.add("dof_frictionloss")
+            cur = self.batch._expanded.get("dof_frictionloss")
+            values["dof_frictionloss"] = (cur.reshape(n, -1).copy() if cur is not None
+                                          else np.zeros_like(values["dof_frictionloss"]))
+        if self.friction_rows and "dof_solimp" in values:
+            # PhysX's friction rows are hard constraints: MuJoCo's friction loss, soft by
+            # default (it removes 90% of a step's velocity change), made stiff enough that an
+            # explicit PD loop 100x over its stable gain stays bounded (joint_rows.py)
+            v = values["dof_solimp"].reshape(n, -1, 5).copy()
+            v[:, :, :2] = joint_rows.FRICTION_IMPEDANCE
+            values["dof_solimp"] = v.reshape(n, -1)
         shared, per_world = {}, {}
         for key, v in values.items():
-            if (v == v[:1]).all():
+            if (v == v[:1]).all() and key not in owned:
                 shared[key] = v[0]
             else:
                 per_world[key] = v
@@ -506,8 +521,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.xfrc_nonzero = body_forces or wrenches is not None
         if self.before_step is not None:
             self.before_step(self.batch.state, int(substeps))
-        if self.joint is not None:       # (the joint rows read the velocities the step began with)
-            np.copyto(self.qvel0, self.flat["qvel"])
+        if self.joint is not None:
+            self._joint_rows_before_step()
         try:
             self.batch.step(nstep=int(substeps))
         except self._batch_mod.SimulationError as e:
@@ -549,6 +564,8 @@ class SolverMuJoCoC(SolverMuJoCo):
             r["act"][stale] = self._mjw("act")[stale]
             r["act"][gone] = 0.0
         r["qacc_warmstart"][gone] = 0.0
+        if self.joint is not None:       # (the joint rows' fields of these worlds are of the old state)
+            self.joint["valid"][stale] = False
         stale[:] = False
         self.any_stale = False
         self.forget[:] = False
@@ -730,27 +747,47 @@ class SolverMuJoCoC(SolverMuJoCo):
     # ------------------------------------------------------------------ PhysX's joint rows
     # DOF velocity limits and DOF friction as PhysX enforces them (core/joint_rows.py): after
     # each MuJoCo step, from the fields of that step the batch binds while they are on.
-    def begin_joint_rows(self, dev: DeviceTables, h: float) -> None:
+    def begin_joint_rows(self, dev: DeviceTables, h: float, friction_scale: float) -> None:
         """Before a step of `h` s with joint rows on (dev.velocity_clamp or dev.joint_friction):
-        the tables and bound fields they read (made once, remade after model changes)."""
+        the tables and bound fields they read (made once, remade after model changes);
+        `friction_scale`: the friction bound per unit of mu |W| (PhysX's iterations)."""
         if not self.joint_wanted:
             self.joint_wanted = True
             self._make_batch(self.template, self.batch.state)
             self.params_dirty = True     # (the new batch gives the per-world values again)
+        self.friction_rows = bool(dev.joint_friction)
         self._prepare(h)                 # (a parameter change may remake the batch)
         if self.joint is None:
             self.joint = self._joint_tables(dev)
+        self.joint["scale"] = float(friction_scale)
 
-    def apply_joint_rows(self, h: float, iterations: tuple[int, int, float]) -> bool:
-        """joint_rows.joint_rows on every world after a step of `h` s (begin_joint_rows made the
-        tables before it); `iterations`: PhysX's (position iterations, velocity iterations,
-        share of the friction bound each applies). True where some world got an impulse."""
+    def _joint_rows_before_step(self):
+        """The friction bounds of this step into MuJoCo's per-world dof_frictionloss (from the
+        last step's fields and this step's applied forces; worlds with no last step, or whose
+        state was reloaded, compute this state's fields first), then what the next call reads:
+        the applied forces and the velocities this step starts from."""
+        t = self.joint
+        if self.friction_rows:
+            fresh = np.nonzero(~t["valid"])[0]
+            if len(fresh):
+                self.batch.forward(ids=fresh)        # (mj_forward: this state's fields, these inputs)
+                t["qfrc_prev_np"][fresh] = self.flat["qfrc_applied"][fresh]
+                self.qvel0[fresh] = self.flat["qvel"][fresh]
+                t["valid"][fresh] = True
+            self.launch_rows("friction", joint_rows.friction_bounds, self.nworld,
+                             (self.state_rows, t["frames"], t["tree"], t["scratch"], t["armature"], t["mu"],
+                              t["gravity"], t["qfrc_prev"], float(t["scale"]), t["frictionloss"]))
+            np.copyto(t["qfrc_prev_np"], self.flat["qfrc_applied"])
+        np.copyto(self.qvel0, self.flat["qvel"])
+
+    def apply_joint_rows(self, h: float) -> bool:
+        """joint_rows.velocity_limits on every world after a step of `h` s (begin_joint_rows made
+        the tables before it). True where some world got an impulse."""
         t = self.joint
         t["hits"].zero_()
-        self.launch_rows("joints", joint_rows.joint_rows, self.nworld,
+        self.launch_rows("vlimits", joint_rows.velocity_limits, self.nworld,
                          (self.state_rows, t["frames"], t["tree"], t["scratch"], t["armature"], t["vmax"],
-                          t["mu"], t["gravity"], float(h), float(iterations[2]), int(iterations[0]),
-                          int(iterations[1]), t["hits"]))
+                          float(h), t["hits"]))
         if not t["hits_np"][0]:
             return False
         if self.newton_current:          # (converted before the impulses: convert again)
@@ -774,13 +811,20 @@ class SolverMuJoCoC(SolverMuJoCo):
             a = np.ascontiguousarray(a, np.float64)
             return wp.array(a.reshape(a.shape[0], -1), dtype=wp.float64, device="cpu")
 
+        def view(a):
+            return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.shape[0], a[0].size), device="cpu")
+
         def per_world(key, value):
             return self.batch.expand(key) if key in self.per_world_keys else np.asarray(value)[None]
         hits = wp.zeros(1, dtype=wp.int32, device="cpu")
+        qfrc_prev = np.zeros((n, max(1, nv)))
+        loss = self.batch.expand("dof_frictionloss") if self.friction_rows else np.zeros((n, max(1, nv)))
         return dict(frames=joint_rows.frames(self.frame_out, self.qvel0), tree=joint_rows.tree(m, self.row_at),
                     scratch=joint_rows.scratch(n, nv, m.nbody), vmax=f64(vmax), mu=f64(mu),
                     armature=f64(per_world("dof_armature", m.dof_armature)),
-                    gravity=f64(per_world("opt.gravity", m.opt.gravity)), hits=hits, hits_np=hits.numpy())
+                    gravity=f64(per_world("opt.gravity", m.opt.gravity)), hits=hits, hits_np=hits.numpy(),
+                    qfrc_prev_np=qfrc_prev, qfrc_prev=view(qfrc_prev), frictionloss=view(loss), keep=(loss,),
+                    scale=1.0, valid=np.zeros(n, bool))
 
     # ------------------------------------------------------------------ checks on the rows
     # After each step one kernel pass over the rows (kernels.row_checks) bounds every body's

@@ -117,14 +117,14 @@ class Stepper:
                           body_forces=need_wrench and not on_rows_w, efforts_on_rows=on_rows,
                           wrenches=d if on_rows_w else None)
                 if joints:
-                    cstep.begin_joint_rows(d, h)
+                    cstep.begin_joint_rows(d, h, self.friction_scale())
             t0 = self._clock()
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
             self._lap("solver", t0)
-            if joints:
-                # PhysX's joint rows: DOF velocity limits and DOF friction as joint impulses of
-                # the step (MuJoCo has neither; core/joint_rows.py)
-                cstep.apply_joint_rows(h, self.solver_iterations())
+            if joints and d.velocity_clamp:
+                # PhysX's DOF velocity limits as joint impulses of the step (MuJoCo has none;
+                # core/joint_rows.py, which also gave the step its joint friction bounds)
+                cstep.apply_joint_rows(h)
             if on_c and (d.speed_caps or sim.check_nan):
                 # one pass over MuJoCo C's rows: the speed bounds read by the caps and the NaN
                 # guard below
@@ -182,17 +182,14 @@ class Stepper:
         if sim.check_nan:
             self.check_nan()
 
-    def solver_iterations(self) -> tuple[int, int, float]:
-        """How PhysX's solver applies the joint rows (core/joint_rows.py): (position iterations,
-        velocity iterations, share of the friction bound mu |W| h each applies). TGS
-        (solver_type 1, Isaac Gym's default) applies 1 / N of the bound afresh in each of its N
-        position iterations, moving the positions between them, and again in each velocity
-        iteration; PGS accumulates one bound over all its iterations, positions moved after."""
+    def friction_scale(self) -> float:
+        """PhysX's joint friction bound per unit of mu |W| (core/joint_rows.py): 1, and with the
+        TGS solver (solver_type 1, Isaac Gym's default), which applies the bound afresh in its
+        velocity iterations too, 1 + velocity / position iterations."""
         px = self.sim.params.physx
         if int(px.solver_type) != 1:
-            return 1, 0, 1.0
-        n = max(1, int(px.num_position_iterations))
-        return n, max(0, int(px.num_velocity_iterations)), 1.0 / n
+            return 1.0
+        return 1.0 + max(0, int(px.num_velocity_iterations)) / max(1, int(px.num_position_iterations))
 
     def _clock(self) -> float:
         return time.perf_counter() if self.timing is not None else 0.0
