@@ -36,3 +36,8 @@ def test_camera_benchmark_runs(tmp_path):
 def test_cpu_pipeline_benchmark_runs(tmp_path):
     out = _run(["benchmarks/bench_cpu_pipeline.py", "--n", "2", "--frames", "2"], tmp_path)
     assert "| 2 |" in out and "C / raw" in out
+
+
+def test_fidelity_benchmark_runs(tmp_path):
+    out = _run(["benchmarks/bench_fidelity.py", "--n", "2", "--seconds", "0.3"], tmp_path)
+    assert "| dropped |" in out and "| hung |" in out

@@ -3,6 +3,7 @@
 Writes (relative to this folder):
   arm7/arm7.urdf             fixed-base 7-DOF arm + 2-finger parallel gripper (11 links, 9 DOFs)
   quadruped/quadruped.urdf   12-DOF quadruped, trunk + 4 x (hip, thigh, shank, foot) (17 links)
+  biped/biped.urdf           12-DOF biped with light, frictional ankles and four-sphere feet (13 links)
 
 Everything here is original. Each link is described as a list of solid primitives with a total
 link mass; the mass is spread over the primitives in proportion to their volume and the script
@@ -127,14 +128,17 @@ class Robot:
     def material(self, name, rgba):
         self.materials[name] = rgba
 
-    def link(self, name, prims, mass, material):
-        self.links.append((name, prims, mass, material))
+    def link(self, name, prims, mass, material, inertial=None):
+        """inertial: (com, 3x3 inertia about it) given instead of the one the primitives have."""
+        self.links.append((name, prims, mass, material, inertial))
 
-    def joint(self, name, jtype, parent, child, xyz=(0, 0, 0), rpy=(0, 0, 0), axis=None, limit=None):
-        self.joints.append(dict(name=name, type=jtype, parent=parent, child=child, xyz=xyz, rpy=rpy, axis=axis, limit=limit))
+    def joint(self, name, jtype, parent, child, xyz=(0, 0, 0), rpy=(0, 0, 0), axis=None, limit=None,
+              friction=None):
+        self.joints.append(dict(name=name, type=jtype, parent=parent, child=child, xyz=xyz, rpy=rpy, axis=axis,
+                                limit=limit, friction=friction))
 
     def total_mass(self):
-        return sum(m for _, _, m, _ in self.links)
+        return sum(link[2] for link in self.links)
 
     def to_xml(self):
         out = ['<?xml version="1.0"?>', "<!--"]
@@ -144,8 +148,8 @@ class Robot:
         for mname, rgba in self.materials.items():
             out.append('  <material name="%s"><color rgba="%s"/></material>' % (mname, vec(rgba)))
         out.append("")
-        for name, prims, mass, material in self.links:
-            com, inertia = mass_properties(prims, mass)
+        for name, prims, mass, material, inertial in self.links:
+            com, inertia = mass_properties(prims, mass) if inertial is None else inertial
             out.append('  <link name="%s">' % name)
             for tag in ("visual", "collision"):
                 for p in prims:
@@ -175,6 +179,8 @@ class Robot:
             if j["limit"] is not None:
                 lo, hi, effort, vel = j["limit"]
                 out.append('    <limit lower="%s" upper="%s" effort="%s" velocity="%s"/>' % (fmt(lo), fmt(hi), fmt(effort), fmt(vel)))
+            if j["friction"] is not None:
+                out.append('    <dynamics damping="0" friction="%s"/>' % fmt(j["friction"]))
             out.append("  </joint>")
         out.append("</robot>")
         return "\n".join(out) + "\n"
@@ -275,6 +281,64 @@ HFE = 0.7, KFE = -1.4 gives a trunk height of 0.404 m. 17 bodies, 12 DOFs.
     return r
 
 
+# --------------------------------------------------------------------------------------------
+# biped: 12-DOF, light frictional ankles and four-sphere feet (the legged-humanoid pitfalls)
+# --------------------------------------------------------------------------------------------
+BIPED_STAND = {"hip_roll": 0.0, "hip_yaw": 0.0, "hip_pitch": -0.25, "knee": 0.5, "ankle_pitch": -0.25,
+               "ankle_roll": 0.0}
+
+
+def make_biped():
+    header = """
+biped: 12-DOF biped, primitives only (written from scratch for gymlike), built to carry the two
+things that make legged humanoids trained on Isaac Gym hard to simulate elsewhere:
+* light distal links: the ankle pitch link weighs 0.05 kg and the foot 0.34 kg with a nearly
+  isotropic inertia of ~6e-4 kg m^2 (and tiny products of inertia), so explicit PD torques with
+  kd = 10 at dt = 1 ms are 17x over their stable gain; the ankles carry URDF joint friction 0.1
+  (PhysX's unitless coefficient), as humanoid-gym's XBot-L does;
+* feet made of four 1 cm spheres (no sole box), as Unitree's G1 has.
+Pelvis with torso 'pelvis' (20 kg). Legs L (+y), R (-y): <s>_hip_roll (x) -> <s>_hip_yaw (z) ->
+<s>_hip_pitch (y, thigh 0.35 m) -> <s>_knee (y, shank 0.35 m; positive bends the knee forward)
+-> <s>_ankle_pitch (y) -> <s>_ankle_roll (x) -> <s>_foot. Standing pose: hip_pitch -0.25,
+knee 0.5, ankle_pitch -0.25 (feet flat), pelvis origin 0.784 m above the ground. 13 bodies,
+12 DOFs, every velocity limit 12 rad/s. Gains it stands with (explicit PD, DOF_MODE_EFFORT):
+kp 200 (hips), 350 (knees), 150 (ankles), kd 10 everywhere.
+"""
+    r = Robot("biped", header)
+    r.material("body_grey", (0.35, 0.37, 0.42, 1))
+    r.material("leg_blue", (0.2, 0.35, 0.7, 1))
+    r.material("foot_black", (0.08, 0.08, 0.08, 1))
+    r.link("pelvis", [Prim("box", (0.16, 0.30, 0.10), (0, 0, 0)),
+                      Prim("box", (0.16, 0.28, 0.36), (0, 0, 0.23))], 20.0, "body_grey")
+    foot_inertia = np.array([[6.0e-4, 2e-7, 8.9e-6], [2e-7, 6.4e-4, -1e-7], [8.9e-6, -1e-7, 5.6e-4]])
+    balls = [Prim("sphere", (0.01,), (x, y, -0.05)) for x in (0.09, -0.06) for y in (0.035, -0.035)]
+    for side, sy in (("L", 1), ("R", -1)):
+        # (the hip's roll and yaw links sit inside the pelvis: no collision shapes, or the
+        # default self-collisions would lock the hip)
+        r.link(side + "_hip_roll_link", [], 0.8, "leg_blue", inertial=((0, 0, 0), np.diag([4e-4, 4e-4, 4e-4])))
+        r.link(side + "_hip_yaw_link", [], 0.8, "leg_blue", inertial=((0, 0, 0), np.diag([4e-4, 4e-4, 4e-4])))
+        r.link(side + "_thigh", [Prim("cylinder", (0.045, 0.25), (0, 0, -0.2))], 3.0, "leg_blue")
+        r.link(side + "_shank", [Prim("cylinder", (0.035, 0.30), (0, 0, -0.175))], 2.0, "leg_blue")
+        r.link(side + "_ankle_pitch_link", [], 0.05, "foot_black",
+               inertial=((0, 0, 0), np.diag([1e-5, 1e-5, 1e-5])))
+        r.link(side + "_foot", balls, 0.34, "foot_black", inertial=((0.01, 0, -0.03), foot_inertia))
+        hip = "%s_hip_" % side
+        r.joint(hip + "roll", "revolute", "pelvis", side + "_hip_roll_link", (0, sy * 0.10, -0.05), axis=(1, 0, 0),
+                limit=(-0.5, 0.5, 150.0, 12.0))
+        r.joint(hip + "yaw", "revolute", side + "_hip_roll_link", side + "_hip_yaw_link", (0, 0, 0), axis=(0, 0, 1),
+                limit=(-0.5, 0.5, 150.0, 12.0))
+        r.joint(hip + "pitch", "revolute", side + "_hip_yaw_link", side + "_thigh", (0, 0, 0), axis=(0, 1, 0),
+                limit=(-1.5, 1.0, 150.0, 12.0))
+        r.joint(side + "_knee", "revolute", side + "_thigh", side + "_shank", (0, 0, -0.35), axis=(0, 1, 0),
+                limit=(0.0, 2.2, 250.0, 12.0))
+        r.joint(side + "_ankle_pitch", "revolute", side + "_shank", side + "_ankle_pitch_link", (0, 0, -0.35),
+                axis=(0, 1, 0), limit=(-0.8, 0.8, 85.0, 12.0), friction=0.1)
+        r.joint(side + "_ankle_roll", "revolute", side + "_ankle_pitch_link", side + "_foot", (0, 0, 0),
+                axis=(1, 0, 0), limit=(-0.44, 0.44, 85.0, 12.0), friction=0.1)
+    return r
+
+
 if __name__ == "__main__":
     make_arm7().write(os.path.join(HERE, "arm7", "arm7.urdf"))
     make_quadruped().write(os.path.join(HERE, "quadruped", "quadruped.urdf"))
+    make_biped().write(os.path.join(HERE, "biped", "biped.urdf"))
