@@ -64,37 +64,29 @@ def _inert_lin(c: wp.array2d(dtype=wp.float64), w: int, at: int, r: wp.vec3d, l:
 
 
 @wp.func
-def _col(L: wp.array2d(dtype=wp.float64), w: int, nv: int, d: int, col: wp.array2d(dtype=wp.float64), at: int):
-    """col[w, at:at+nv] = M^-1 e_d from the Cholesky factor L (dense, row-major nv x nv, lower)."""
+def _solve(L: wp.array2d(dtype=wp.float64), w: int, nv: int, x: wp.array2d(dtype=wp.float64), at: int):
+    """x[w, at:at+nv] <- M^-1 x[w, at:at+nv] from the Cholesky factor L (dense, row-major
+    nv x nv, lower)."""
     for i in range(nv):
-        s = wp.float64(0.0)
-        if i == d:
-            s = wp.float64(1.0)
+        s = x[w, at + i]
         for k in range(i):
-            s -= L[w, i * nv + k] * col[w, at + k]
-        col[w, at + i] = s / L[w, i * nv + i]
+            s -= L[w, i * nv + k] * x[w, at + k]
+        x[w, at + i] = s / L[w, i * nv + i]
     for ii in range(nv):
         i = nv - 1 - ii
-        s = col[w, at + i]
+        s = x[w, at + i]
         for k in range(i + 1, nv):
-            s -= L[w, k * nv + i] * col[w, at + k]
-        col[w, at + i] = s / L[w, i * nv + i]
+            s -= L[w, k * nv + i] * x[w, at + k]
+        x[w, at + i] = s / L[w, i * nv + i]
 
 
 @wp.func
-def _solve(L: wp.array2d(dtype=wp.float64), w: int, nv: int, x: wp.array2d(dtype=wp.float64)):
-    """x[w] = M^-1 x[w] from the Cholesky factor L (dense, row-major nv x nv, lower)."""
+def _col(L: wp.array2d(dtype=wp.float64), w: int, nv: int, d: int, col: wp.array2d(dtype=wp.float64), at: int):
+    """col[w, at:at+nv] = M^-1 e_d."""
     for i in range(nv):
-        s = x[w, i]
-        for k in range(i):
-            s -= L[w, i * nv + k] * x[w, k]
-        x[w, i] = s / L[w, i * nv + i]
-    for ii in range(nv):
-        i = nv - 1 - ii
-        s = x[w, i]
-        for k in range(i + 1, nv):
-            s -= L[w, k * nv + i] * x[w, k]
-        x[w, i] = s / L[w, i * nv + i]
+        col[w, at + i] = wp.float64(0.0)
+    col[w, at + d] = wp.float64(1.0)
+    _solve(L, w, nv, col, at)
 
 
 @wp.func
@@ -225,7 +217,7 @@ def friction_bounds(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
     # this step's unconstrained accelerations: M^-1 (the change of qfrc_applied) on the last's
     for i in range(nv):
         S.dv[w, i] = rows[w, T.qfrc_at + i] - qfrc_prev[w, i]
-    _solve(S.L, w, nv, S.dv)
+    _solve(S.L, w, nv, S.dv, 0)
     # body accelerations (gravity as the world's upward acceleration), then the force each
     # subtree needs (MuJoCo's RNEA, the user's body wrenches taken out), leaves to root
     for c in range(3):
@@ -272,6 +264,24 @@ def friction_bounds(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
             lever = _v3(F.xipos, w, 3 * b) - _v3(F.com, w, 3 * T.body_root[b])
             t = wp.vec3d(S.frc[w, 6 * b], S.frc[w, 6 * b + 1], S.frc[w, 6 * b + 2]) - wp.cross(lever, f)
             out[w, d] = mu[fw, d] * scale * wp.sqrt(wp.dot(f, f) + wp.dot(t, t))
+
+
+@wp.func
+def _move(rows: wp.array2d(dtype=wp.float64), T: Tree, S: Scratch, w: int):
+    """The positions MuJoCo integrated moved by S.dq (joint space; rotation vectors for balls
+    and free joints' rotations)."""
+    for j in range(T.jnt_type.shape[0]):
+        jt = T.jnt_type[j]
+        qa = T.qpos_at + T.jnt_qadr[j]
+        va = T.jnt_vadr[j]
+        if jt == MJ_FREE:
+            for c in range(3):
+                rows[w, qa + c] = rows[w, qa + c] + S.dq[w, va + c]
+            _quat_step(rows, w, qa + 3, wp.vec3d(S.dq[w, va + 3], S.dq[w, va + 4], S.dq[w, va + 5]))
+        elif jt == MJ_BALL:
+            _quat_step(rows, w, qa, wp.vec3d(S.dq[w, va], S.dq[w, va + 1], S.dq[w, va + 2]))
+        else:
+            rows[w, qa] = rows[w, qa] + S.dq[w, va]
 
 
 @wp.kernel
@@ -325,24 +335,6 @@ def velocity_limits(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
     for i in range(nv):
         S.dq[w, i] = h * S.dv[w, i]
     _move(rows, T, S, w)
-
-
-@wp.func
-def _move(rows: wp.array2d(dtype=wp.float64), T: Tree, S: Scratch, w: int):
-    """The positions MuJoCo integrated moved by S.dq (joint space; rotation vectors for balls
-    and free joints' rotations)."""
-    for j in range(T.jnt_type.shape[0]):
-        jt = T.jnt_type[j]
-        qa = T.qpos_at + T.jnt_qadr[j]
-        va = T.jnt_vadr[j]
-        if jt == MJ_FREE:
-            for c in range(3):
-                rows[w, qa + c] = rows[w, qa + c] + S.dq[w, va + c]
-            _quat_step(rows, w, qa + 3, wp.vec3d(S.dq[w, va + 3], S.dq[w, va + 4], S.dq[w, va + 5]))
-        elif jt == MJ_BALL:
-            _quat_step(rows, w, qa, wp.vec3d(S.dq[w, va], S.dq[w, va + 1], S.dq[w, va + 2]))
-        else:
-            rows[w, qa] = rows[w, qa] + S.dq[w, va]
 
 
 def tree(model: Any, row_at: dict) -> Tree:

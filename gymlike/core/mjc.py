@@ -373,8 +373,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.friction_rows and "dof_frictionloss" in values:
             # (the friction rows write each step's bounds there, per world: keep what they wrote)
             owned.add("dof_frictionloss")
-            cur = self.batch._expanded.get("dof_frictionloss")
-            values["dof_frictionloss"] = (cur.reshape(n, -1).copy() if cur is not None
+            values["dof_frictionloss"] = (self.batch.expand("dof_frictionloss").reshape(n, -1).copy()
+                                          if "dof_frictionloss" in self.per_world_keys
                                           else np.zeros_like(values["dof_frictionloss"]))
         if self.friction_rows and "dof_solimp" in values:
             # PhysX's friction rows are hard constraints: MuJoCo's friction loss, soft by
