@@ -364,17 +364,27 @@ def scratch(nworld: int, nv: int, nbody: int) -> Scratch:
 
 
 FRAME_FIELDS = ("cdof", "cdof_dot", "crb", "cinert", "cvel", "subtree_com", "xipos", "qacc_smooth")
+MASS_FIELDS = ("cdof", "crb")       # what the velocity limits read (the mass matrix)
+
+
+def fields(friction: bool) -> tuple:
+    """The MuJoCo fields the joint rows read: all of FRAME_FIELDS with joint friction, else
+    those of the mass matrix (the batch copies every field it binds out of each step)."""
+    return FRAME_FIELDS if friction else MASS_FIELDS
 
 
 def frames(bound: dict, qvel0: np.ndarray) -> Frames:
     """Frames viewing MuJoCo's bound derived fields (name -> (worlds, ...) float64 numpy, kept
-    alive by the caller) and the start velocities `qvel0` (worlds, nv)."""
+    alive by the caller; a field not bound gets an empty stand-in) and the start velocities
+    `qvel0` (worlds, nv)."""
     f = Frames()
 
     def view(a):
+        if a is None:
+            return wp.zeros((1, 1), dtype=wp.float64, device="cpu")
         a = a.reshape(a.shape[0], -1)
         assert a.dtype == np.float64 and a.flags.c_contiguous
         return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=a.shape, device="cpu")
-    f.cdof, f.cdof_dot, f.crb, f.cinert, f.cvel, f.com, f.xipos, f.qacc = (view(bound[k]) for k in FRAME_FIELDS)
+    f.cdof, f.cdof_dot, f.crb, f.cinert, f.cvel, f.com, f.xipos, f.qacc = (view(bound.get(k)) for k in FRAME_FIELDS)
     f.qvel0 = view(qvel0)
     return f

@@ -203,7 +203,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.wrench_cache = None     # (_wrench_tables,)
         self.per_world_keys = frozenset()    # model fields the batch gives per-world values (_sync_params)
         self.joint = None            # PhysX's joint rows: tables and views (_joint_tables), None: off or stale
-        self.joint_wanted = False    # the batch binds the fields the joint rows read
+        self.joint_fields = ()       # the fields the batch binds for the joint rows (joint_rows.fields)
         self.friction_rows = False   # MuJoCo's dof_frictionloss holds PhysX's joint friction bounds, per world
         self._make_batch(m)
 
@@ -237,8 +237,8 @@ class SolverMuJoCoC(SolverMuJoCo):
             self.out = {name: b.bind(name) for name in ("cfrc_ext", "cfrc_int", "cdof", "subtree_com", "xipos",
                                                          "xpos", "xquat")}
         self.joint = None
-        if self.joint_wanted:
-            self.frame_out = {name: b.bind(name) for name in joint_rows.FRAME_FIELDS}
+        if self.joint_fields:
+            self.frame_out = {name: b.bind(name) for name in self.joint_fields}
             self.qvel0 = np.zeros((self.nworld, max(1, model.nv)))
         self.inputs_seen = None
         W = self.mujoco.mjtWarning
@@ -751,11 +751,12 @@ class SolverMuJoCoC(SolverMuJoCo):
         """Before a step of `h` s with joint rows on (dev.velocity_clamp or dev.joint_friction):
         the tables and bound fields they read (made once, remade after model changes);
         `friction_scale`: the friction bound per unit of mu |W| (PhysX's iterations)."""
-        if not self.joint_wanted:
-            self.joint_wanted = True
+        self.friction_rows = bool(dev.joint_friction)
+        want = joint_rows.fields(self.friction_rows)
+        if want != self.joint_fields:    # (the batch copies what it binds out of every step: only those)
+            self.joint_fields = want
             self._make_batch(self.template, self.batch.state)
             self.params_dirty = True     # (the new batch gives the per-world values again)
-        self.friction_rows = bool(dev.joint_friction)
         self._prepare(h)                 # (a parameter change may remake the batch)
         if self.joint is None:
             self.joint = self._joint_tables(dev)
