@@ -33,7 +33,7 @@ from gymlike import gymapi, gymtorch  # noqa: E402
 
 BIPED_DIR = os.path.join(ROOT, "assets", "urdf", "biped")
 STAND = {"hip_roll": 0.0, "hip_yaw": 0.0, "hip_pitch": -0.25, "knee": 0.5, "ankle_pitch": -0.25, "ankle_roll": 0.0}
-KP = {"hip": 200.0, "knee": 350.0, "ankle": 150.0}
+KP = {"hip": 200.0, "knee": 350.0, "ankle": 300.0}
 KD = 10.0
 STAND_Z = 0.784          # pelvis height standing (the URDF's header)
 

@@ -145,9 +145,9 @@ def test_joint_friction_is_physx_coefficient_of_the_transmitted_force(gym, tmp_p
     got = np.array(got)
     scale = 1.0 + velocity_iterations / 4 if solver == 1 else 1.0
     want = _physx_friction_law(m, r, ic, mu, tau, dt, 60, scale)
-    if want is None:       # held: MuJoCo's stiff friction row lets 1% of each step's change through
+    if want is None:       # held: MuJoCo's friction row lets 5% of each step's change through
         free = 0.5 * tau / (ic + m * r * r) * (60 * dt) ** 2
-        assert abs(got[-1, 0]) < 0.02 * free
+        assert abs(got[-1, 0]) < 0.06 * free
     else:
         np.testing.assert_allclose(got, want, rtol=2e-3, atol=1e-5)
 

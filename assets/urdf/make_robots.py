@@ -302,7 +302,7 @@ Pelvis with torso 'pelvis' (20 kg). Legs L (+y), R (-y): <s>_hip_roll (x) -> <s>
 -> <s>_ankle_pitch (y) -> <s>_ankle_roll (x) -> <s>_foot. Standing pose: hip_pitch -0.25,
 knee 0.5, ankle_pitch -0.25 (feet flat), pelvis origin 0.784 m above the ground. 13 bodies,
 12 DOFs, every velocity limit 12 rad/s. Gains it stands with (explicit PD, DOF_MODE_EFFORT):
-kp 200 (hips), 350 (knees), 150 (ankles), kd 10 everywhere.
+kp 200 (hips), 350 (knees), 300 (ankles), kd 10 everywhere.
 """
     r = Robot("biped", header)
     r.material("body_grey", (0.35, 0.37, 0.42, 1))
