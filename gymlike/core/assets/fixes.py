@@ -216,9 +216,10 @@ def _flip_visual_meshes(b):
 
 def collapse(b: newton.ModelBuilder, options: AssetOptions,
              keep_names: Collection[str] = ()) -> newton.ModelBuilder:
-    """AssetOptions.collapse_fixed_joints: merge fixed-joint children into their parents, but
-    keep the root (Newton would also fold a base welded to the world into the world) and URDF
-    fixed joints marked dont_collapse="true" (e.g. feet that must stay bodies)."""
+    """AssetOptions.collapse_fixed_joints (URDF and USD; Isaac Gym keeps every MJCF body): merge
+    fixed-joint children into their parents, but keep the root (Newton would also fold a base
+    welded to the world into the world) and URDF fixed joints marked dont_collapse="true" (e.g.
+    feet that must stay bodies)."""
     if options.collapse_fixed_joints:
         keep = [j for j in range(len(b.joint_type))
                 if b.joint_parent[j] == -1 or short_name(b.joint_label[j]) in keep_names]

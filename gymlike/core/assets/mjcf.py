@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AssetParseError, GymlikeFileNotFoundError, warn
 from .check import check_mjcf
-from .fixes import collapse, drop_root_position
+from .fixes import drop_root_position
 from .importer import BALL_AXES, guarded, new_builder
 
 if TYPE_CHECKING:
@@ -58,7 +58,11 @@ def importer(path: str, options: AssetOptions, up: newton.Axis,
                      "inequality (A + B >= C); balanced as MuJoCo's balanceinertia does "
                      "(principal moments set to their mean)")
         drop_root_position(b)
-        return collapse(b, options)
+        # collapse_fixed_joints is not applied: Isaac Gym merges URDF links joined by fixed
+        # joints, but keeps every MJCF <body>, jointless ones included (its Shadow Hand MJCF,
+        # loaded with the option on, has 26 bodies, the jointless forearm at 1 and the palm at
+        # 3, indices that IsaacGymEnvs and DexterousHands tasks hard-code)
+        return b
     return make, mjcf
 
 
