@@ -154,8 +154,9 @@ def test_effort_mode_gives_analytic_acceleration_for_one_simulate(gym, tmp_path,
 
 
 def _blade_wz(gym, env):
-    # the world angular velocity of the blade (XPBD's welded base wobbles a little after the
-    # effort's reaction torque stops, which shows in the joint velocity but not here)
+    # the world angular velocity of the blade, read from the body itself (before fixed bases
+    # were kinematic on XPBD, the base wobbled after the effort's reaction torque stopped,
+    # which showed in the joint velocity)
     return float(gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_VEL)["vel"]["angular"]["z"][1])
 
 

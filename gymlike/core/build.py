@@ -402,6 +402,7 @@ def _make_solver(sim, newton_contacts):
         solver = make_solver(sim)
     else:
         fp = sim.params.flex
+        _welded_roots_kinematic(model)
         solver = newton.solvers.SolverXPBD(model, iterations=max(2, int(fp.num_outer_iterations)),
                                            enable_restitution=True)
     cap = (sim.mujoco_options or {}).get("rigid_contact_max")
@@ -421,6 +422,21 @@ def _analytic_box_box(solver):
     import mujoco
     if getattr(solver, "mjw_model", None) is not None:
         solver.mjw_model.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_NATIVECCD)
+
+
+def _welded_roots_kinematic(model):
+    """SIM_FLEX: root bodies welded to the world (fixed-base actors) become Newton kinematic
+    bodies. XPBD otherwise keeps them dynamic, held only by a fixed-joint constraint: a base
+    resting on the ground was pushed by the contact and pulled back by the joint every
+    iteration (a Franka on the ground diverged within 5-25 frames, driven or not), and the
+    reaction of every drive shook it. PhysX and FleX treat a fixed base as immovable."""
+    newton = _newton()
+    jt, jp, jc = model.joint_type.numpy(), model.joint_parent.numpy(), model.joint_child.numpy()
+    roots = jc[(jt == int(newton.JointType.FIXED)) & (jp < 0) & (jc >= 0)]
+    if len(roots):
+        flags = model.body_flags.numpy()
+        flags[roots] = int(newton.BodyFlags.KINEMATIC)
+        model.body_flags.assign(flags)
 
 
 def _asset_files(sim):
