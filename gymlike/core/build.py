@@ -320,6 +320,10 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.speed_caps = sim.type == SimType.SIM_PHYSX
     h.dof_axis_inertia = _dof_axis_inertia(model, h, actors)
     d.dof_axis_inertia = wp.array(h.dof_axis_inertia, dtype=wp.float32, device=dev)
+    h.dof_pair_inertia = _dof_pair_inertia(model, h, actors) if sim.type == SimType.SIM_FLEX else h.dof_axis_inertia
+    d.dof_pair_inertia = wp.array(h.dof_pair_inertia, dtype=wp.float32, device=dev)
+    d.dof_explicit = wp.zeros(num_dofs, dtype=wp.int32, device=dev)     # set by props.write_drive_gains
+    d.explicit_drives = False
 
     # per-body damping from AssetOptions (Isaac Gym applies them to every body of the asset)
     lin = np.concatenate([np.full(a.asset.body_count, a.asset.options.linear_damping, np.float32) for a in actors]
@@ -352,6 +356,37 @@ def _dof_axis_inertia(model, h, actors):
     rot = np.einsum("ni,nij,nj->n", a, inertia, a) + mass * (np.cross(r, a) ** 2).sum(1)
     lin = np.concatenate([np.asarray(a_.asset.dof_types) == DofType.DOF_TRANSLATION for a_ in actors])
     return np.where(lin, mass, rot).astype(np.float32)
+
+
+def _dof_pair_inertia(model, h, actors):
+    """Per DOF, a lower bound of the inertia the drive's equal and opposite forces see on
+    SIM_FLEX: the child's and the parent's moments about the joint axis in series,
+    I_c I_p / (I_c + I_p) (masses for a translation); a parent welded to the world counts as
+    immovable (build._welded_roots_kinematic). Drives whose stiffness is small for it are
+    applied as forces (kernels.drive_gains)."""
+    from .enums import DofType
+    child_i = h.dof_axis_inertia.astype(np.float64)
+    if h.num_dofs == 0:
+        return np.zeros(0, np.float32)
+    newton = _newton()
+    qd = h.dof_qd.astype(np.int64)
+    joint = np.searchsorted(model.joint_qd_start.numpy(), qd, side="right") - 1
+    jt, jp, jc = model.joint_type.numpy(), model.joint_parent.numpy(), model.joint_child.numpy()
+    welded = set(jc[(jt == int(newton.JointType.FIXED)) & (jp < 0)].tolist())
+    parent = jp[joint]
+    xp = model.joint_X_p.numpy()[joint].astype(np.float64)
+    a = math3d.quat_rotate(xp[:, 3:7], model.joint_axis.numpy()[qd].astype(np.float64))
+    a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+    p = np.maximum(parent, 0)
+    mass = model.body_mass.numpy().astype(np.float64)[p]
+    inertia = model.body_inertia.numpy().astype(np.float64).reshape(-1, 3, 3)[p]
+    r = model.body_com.numpy().astype(np.float64)[p] - xp[:, 0:3]
+    rot = np.einsum("ni,nij,nj->n", a, inertia, a) + mass * (np.cross(r, a) ** 2).sum(1)
+    lin = np.concatenate([np.asarray(a_.asset.dof_types) == DofType.DOF_TRANSLATION for a_ in actors])
+    parent_i = np.where(lin, mass, rot)
+    fixed = (parent < 0) | np.isin(parent, list(welded)) | (parent_i <= 0.0)
+    pair = np.where(fixed, child_i, child_i * parent_i / np.maximum(child_i + parent_i, 1e-30))
+    return pair.astype(np.float32)
 
 
 def _make_solver(sim, newton_contacts):

@@ -10,32 +10,79 @@ DOF_MODE_VEL = wp.constant(2)
 DOF_MODE_EFFORT = wp.constant(3)
 
 
+# SIM_FLEX drives (drive_gains): a drive stiffness is applied as a joint force when
+# h^2 ke <= FLEX_EXPLICIT * inertia (symplectic Euler is stable below 4, and XPBD answers a
+# torque on an off-axis link up to ~1.6x faster than the moment about the axis says); the
+# damping of a drive left to XPBD's constraint is capped at FLEX_DAMPING_CAP * ke * h
+FLEX_EXPLICIT = wp.constant(1.0)
+FLEX_DAMPING_CAP = wp.constant(1.0)
+
+
 @wp.kernel
 def drive_gains(mode: wp.array(dtype=wp.int32), stiffness: wp.array(dtype=wp.float32),
                 damping: wp.array(dtype=wp.float32), dof_qd: wp.array(dtype=wp.int32), h: float,
                 axis_inertia: wp.array(dtype=wp.float32), armature: wp.array(dtype=wp.float32),
-                ke: wp.array(dtype=wp.float32), kd: wp.array(dtype=wp.float32)):
+                flex_h: float, pair_inertia: wp.array(dtype=wp.float32),
+                ke: wp.array(dtype=wp.float32), kd: wp.array(dtype=wp.float32),
+                as_force: wp.array(dtype=wp.int32)):
     """Isaac Gym drive modes as gains of Newton's PD drive:
     POS: ke*(q*-q) + kd*(qd*-qd); VEL: kd*(qd*-qd); NONE/EFFORT: no drive.
     h > 0 (MuJoCo, substep length h): PhysX drives are implicit, F = ke (q* - q_next) + ...
     = ke (q* - q) - (kd + h ke) v_next + kd v*, stable for any stiffness. MuJoCo's stiffness
     term is explicit (a stiff drive on a light link, h^2 ke > inertia, diverges in a few steps)
     and its damping implicit: such drives get kd + h ke. Others keep kd, because MuJoCo's
-    implicit damping also slows a drive saturated at its effort limit, which PhysX's does not."""
+    implicit damping also slows a drive saturated at its effort limit, which PhysX's does not.
+    flex_h > 0 (XPBD, substep flex_h): XPBD solves a drive as a compliant constraint (compliance
+    1/ke) whose correction is not accumulated over its few Jacobi iterations and is divided by
+    1 + kd / (ke h), so it cannot hold a load: an arm at stiffness 400 on its own targets
+    sagged under gravity by 0.5-1.6 rad whatever the stiffness, collapsed and diverged. Where
+    the stiffness is stable as an explicit force (h^2 ke <= FLEX_EXPLICIT * pair_inertia, the
+    child's and parent's moments about the axis in series) it becomes a joint force
+    ke (q* - q) each substep (flex_dof_forces; as_force = 1), which holds a load exactly, and
+    XPBD keeps the damping as its velocity drive (implicit, so stable for any damping, and
+    without force at rest). A stiffer drive (a light link) stays XPBD's compliant drive with
+    its damping capped at FLEX_DAMPING_CAP * ke h, where it halves the correction at most."""
     i = wp.tid()
     m = mode[i]
     d = dof_qd[i]
     k = float(0.0)
     c = float(0.0)
+    x = int(0)
     if m == DOF_MODE_POS:
         k = stiffness[i]
         c = damping[i]
         if h * h * k > axis_inertia[i] + armature[d]:
             c = c + h * k
+        if flex_h > 0.0 and k > 0.0 and flex_h * flex_h * k <= FLEX_EXPLICIT * pair_inertia[i]:
+            x = 1
+            k = 0.0
+        elif flex_h > 0.0 and k > 0.0:
+            c = wp.min(c, FLEX_DAMPING_CAP * k * flex_h)
     elif m == DOF_MODE_VEL:
         c = damping[i]
     ke[d] = k
     kd[d] = c
+    as_force[i] = x
+
+
+@wp.kernel
+def flex_dof_forces(effort: wp.array(dtype=wp.float32), mode: wp.array(dtype=wp.int32),
+                    limit: wp.array(dtype=wp.float32), scale: wp.array(dtype=wp.float32),
+                    as_force: wp.array(dtype=wp.int32), stiffness: wp.array(dtype=wp.float32),
+                    dof_q: wp.array(dtype=wp.int32), dof_qd: wp.array(dtype=wp.int32),
+                    target_q: wp.array(dtype=wp.float32), joint_q: wp.array(dtype=wp.float32),
+                    joint_f: wp.array(dtype=wp.float32)):
+    """SIM_FLEX, each substep: a DOF's joint force = its pending effort (as apply_dof_efforts)
+    + the stiffness part of an explicit drive (drive_gains), ke (q* - q) clamped to the effort
+    limit as PhysX clamps its drive; joint_q is the substep's (eval_ik of XPBD's bodies)."""
+    i = wp.tid()
+    f = float(0.0)
+    if mode[i] == DOF_MODE_EFFORT:
+        f = wp.clamp(effort[i], -limit[i], limit[i]) * scale[i]
+    elif as_force[i] != 0:
+        q = dof_q[i]
+        f = wp.clamp(stiffness[i] * (target_q[q] - joint_q[q]), -limit[i], limit[i])
+    joint_f[dof_qd[i]] = f
 
 
 @wp.kernel

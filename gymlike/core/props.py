@@ -114,9 +114,20 @@ def effort_scale(axis_inertia: np.ndarray, armature: np.ndarray) -> np.ndarray:
 def write_drive_gains(sim: Sim, notify_solver: bool = True) -> None:
     """Newton drive gains from the Isaac Gym DOF modes, stiffness and damping (and the substep)."""
     wp, m, d = _wp(), sim.model, sim.dev
+    # (XPBD only: with soft bodies SIM_FLEX steps on VBD, whose drives stay as they are)
+    xpbd = sim.type == SimType.SIM_FLEX and not m.particle_count
+    flex_h = float(sim.params.dt) / max(1, int(sim.params.substeps)) if xpbd else 0.0
     wp.launch(K.drive_gains, dim=d.num_dofs, device=sim.device,
               inputs=[d.dof_mode, d.dof_stiffness, d.dof_damping, d.dof_qd, implicit_drive_step(sim),
-                      d.dof_axis_inertia, m.joint_armature, m.joint_target_ke, m.joint_target_kd])
+                      d.dof_axis_inertia, m.joint_armature, flex_h, d.dof_pair_inertia,
+                      m.joint_target_ke, m.joint_target_kd, d.dof_explicit])
+    if flex_h > 0.0:
+        # (a property write, not the step path: the flag tells simulate whether to run the
+        # per-substep drive forces; when they stop, the forces they left in joint_f go)
+        explicit = bool(d.num_dofs and d.dof_explicit.numpy().any())
+        if d.explicit_drives and not explicit:
+            sim.control.joint_f.zero_()
+        d.explicit_drives = explicit
     if notify_solver:
         notify(sim, "JOINT_DOF_FORCE_PROPERTIES")
 

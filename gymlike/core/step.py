@@ -78,7 +78,8 @@ class Stepper:
         cstep = mjc.c_step(sim.solver)
         # efforts: on MuJoCo C (every substep on it) straight into MuJoCo's rows, else Newton's joint_f
         on_rows = bool(d.efforts_pending and cstep is not None and not sim.step_kwargs and cstep.write_efforts(d))
-        if d.efforts_pending and not on_rows:
+        drive_forces = d.explicit_drives     # SIM_FLEX: efforts + drive stiffness, every substep (below)
+        if d.efforts_pending and not on_rows and not drive_forces:
             launch("efforts", K().apply_dof_efforts, d.num_dofs,
                    (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, sim.control.joint_f))
         attractors = sim.attractors
@@ -110,6 +111,13 @@ class Stepper:
                 t0 = self._clock()
                 sim.pipeline.collide(s_in, sim.contacts)
                 self._lap("collide", t0)
+            if drive_forces:
+                # the substep's DOF positions from XPBD's bodies, then the joint forces
+                _newton().eval_ik(model, s_in, s_in.joint_q, s_in.joint_qd)
+                launch(("dforces", id(s_in)), K().flex_dof_forces, d.num_dofs,
+                       (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_explicit,
+                        d.dof_stiffness, d.dof_q, d.dof_qd, sim.control.joint_target_q, s_in.joint_q,
+                        sim.control.joint_f))
             on_c = cstep is not None and "observables" not in kw
             joints = on_c and (d.velocity_clamp or d.joint_friction)
             if on_c:
@@ -169,7 +177,8 @@ class Stepper:
         # efforts and body forces last one simulate() call
         if d.efforts_pending:
             if not on_rows:             # (on the rows the effort kernel consumed them)
-                sim.control.joint_f.zero_()
+                if not drive_forces:    # (drive forces rewrite joint_f every substep)
+                    sim.control.joint_f.zero_()
                 self.zero(d.dof_effort)
             d.efforts_pending = False
         if d.forces_pending:

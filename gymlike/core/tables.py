@@ -58,6 +58,7 @@ class HostTables(Declared):
     dof_qd: np.ndarray              # (D,) int32: Newton joint DOF of each DOF
     dof_actor: np.ndarray           # (D,) int64: actor of each DOF
     dof_axis_inertia: np.ndarray    # (D,) float32: kg m^2 (rotation) or kg (translation) the drive moves, lower bound
+    dof_pair_inertia: np.ndarray    # (D,) float32: child and parent moments in series (SIM_FLEX; else dof_axis_inertia)
     dof_velocity_limit: np.ndarray  # (D,) float32: rad/s or m/s, <= 0: none (props.write_dof_props)
     dof_friction: np.ndarray        # (D,) float32: PhysX joint friction coefficient on SIM_PHYSX (props.write_dof_props)
     body_world: np.ndarray          # (B,) int32: Newton world (-1: shared static)
@@ -88,6 +89,8 @@ class DeviceTables(Declared):
     dof_velocity_limit: wp.array  # (D,) float32 rad/s or m/s: <= 0: none
     dof_friction: wp.array        # (D,) float32: PhysX joint friction coefficient (SIM_PHYSX; core/joint_rows.py)
     dof_axis_inertia: wp.array    # (D,) float32: see HostTables
+    dof_pair_inertia: wp.array    # (D,) float32: see HostTables
+    dof_explicit: wp.array        # (D,) int32: 1 where SIM_FLEX applies the drive stiffness as a joint force (kernels.drive_gains)
     dof_identity: wp.array        # (D,) int32: 0 .. D-1 (the index of dof_effort rows)
     dof_env: wp.array             # (D,) int32: env of each DOF (the divergence guard)
     body_force: wp.array          # (B,) spatial_vector N, N m: user wrench at the COM, world frame, this simulate
@@ -123,3 +126,4 @@ class DeviceTables(Declared):
     velocity_clamp: bool       # some DOF has a velocity limit (props.py, SIM_PHYSX)
     joint_friction: bool       # some DOF has PhysX joint friction (props.py, SIM_PHYSX)
     speed_caps: bool           # body speed caps apply (SIM_PHYSX)
+    explicit_drives: bool      # some drive stiffness is a per-substep joint force (props.py, SIM_FLEX)
