@@ -2,8 +2,10 @@
 (python_bindings_docs/differences.md, "Velocity limits and joint friction").
 
 PhysX solves both with the step's other constraints, as joint-space rows between a joint's
-parent and child (equal and opposite: momentum is kept). MuJoCo has neither, so on the MuJoCo C
-pipeline, one kernel thread per world and one launch per substep:
+parent and child (equal and opposite: momentum is kept). MuJoCo has neither, so gymlike adds
+them around each MuJoCo step, one kernel thread per world and one launch per substep, on
+MuJoCo C's float64 rows and fields (core/mjc.py) and, through the `mjw_*` copies at the end of
+this module, on MuJoCo-Warp's Data (core/mjw.py):
 
 * friction (Isaac Gym's DOF `friction`, PhysX's unitless joint friction coefficient mu): before
   each step, `friction_bounds` writes mu * |W| into MuJoCo's per-world friction loss of the DOF,
@@ -340,12 +342,12 @@ def velocity_limits(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
     _move(rows, T, S, w)
 
 
-def tree(model: Any, row_at: dict) -> Tree:
-    """The Tree of an MjModel whose rows have the layout `row_at` (field -> column)."""
+def tree(model: Any, row_at: dict, device: str = "cpu") -> Tree:
+    """The Tree of an MjModel whose rows have the layout `row_at` (field -> column), on `device`."""
     t = Tree()
 
     def ints(a):
-        return wp.array(np.ascontiguousarray(a, np.int32).reshape(-1), dtype=wp.int32, device="cpu")
+        return wp.array(np.ascontiguousarray(a, np.int32).reshape(-1), dtype=wp.int32, device=device)
     t.body_parent, t.body_root = ints(model.body_parentid), ints(model.body_rootid)
     t.body_dof0, t.body_ndof = ints(model.body_dofadr), ints(model.body_dofnum)
     t.dof_body, t.dof_parent = ints(model.dof_bodyid), ints(model.dof_parentid)
@@ -355,14 +357,16 @@ def tree(model: Any, row_at: dict) -> Tree:
     return t
 
 
-def scratch(nworld: int, nv: int, nbody: int) -> Scratch:
-    """Zeroed work space for `nworld` worlds of nv DOFs and nbody bodies (CPU)."""
+def scratch(nworld: int, nv: int, nbody: int, device: str = "cpu") -> Scratch:
+    """Zeroed work space for `nworld` worlds of nv DOFs and nbody bodies, on `device`."""
     s = Scratch()
-    s.L = wp.zeros((nworld, max(1, nv * nv)), dtype=wp.float64, device="cpu")
-    s.acc, s.frc = (wp.zeros((nworld, 6 * nbody), dtype=wp.float64, device="cpu") for _ in range(2))
-    s.dv, s.dq = (wp.zeros((nworld, max(1, nv)), dtype=wp.float64, device="cpu") for _ in range(2))
-    s.cols = wp.zeros((nworld, max(1, nv * nv)), dtype=wp.float64, device="cpu")
-    s.have = wp.zeros((nworld, max(1, nv)), dtype=wp.int32, device="cpu")
+
+    def zeros(n, dtype=wp.float64):
+        return wp.zeros((nworld, max(1, n)), dtype=dtype, device=device)
+    s.L, s.cols = zeros(nv * nv), zeros(nv * nv)
+    s.acc, s.frc = zeros(6 * nbody), zeros(6 * nbody)
+    s.dv, s.dq = zeros(nv), zeros(nv)
+    s.have = zeros(nv, wp.int32)
     return s
 
 
@@ -391,3 +395,194 @@ def frames(bound: dict, qvel0: np.ndarray) -> Frames:
     f.cdof, f.cdof_dot, f.crb, f.cinert, f.cvel, f.com, f.xipos, f.qacc = (view(bound.get(k)) for k in FRAME_FIELDS)
     f.qvel0 = view(qvel0)
     return f
+
+
+# ---------------------------------------------------------------------------- MuJoCo-Warp
+# On the MuJoCo-Warp pipeline (CUDA, and GYMLIKE_CPU_PIPELINE=warp; core/mjw.py) the same kernels
+# run on float64 copies of MuJoCo-Warp's float32 Data, laid out as MuJoCo C's rows and fields
+# are: the kernels below copy (`mjw_*`, one thread per world) and write the results back.
+vec10f = wp.types.vector(length=10, dtype=wp.float32)    # MuJoCo-Warp's spatial inertias (crb, cinert)
+vec5f = wp.types.vector(length=5, dtype=wp.float32)      # MuJoCo-Warp's solimp
+
+
+def rows_layout(model: Any) -> dict:
+    """The columns of the float64 rows of the MuJoCo-Warp pipeline: qpos, qvel, qfrc_applied,
+    xfrc_applied (6 per body) of an MjModel, one after the other; and "width"."""
+    at = {"qpos": 0, "qvel": model.nq, "qfrc_applied": model.nq + model.nv, "xfrc_applied": model.nq + 2 * model.nv}
+    at["width"] = at["xfrc_applied"] + 6 * model.nbody
+    return at
+
+
+def frames_zeros(nworld: int, nv: int, nbody: int, device: str) -> Frames:
+    """Frames of float64 arrays (zeros) on `device`, filled by the mjw_* kernels."""
+    f = Frames()
+
+    def zeros(n):
+        return wp.zeros((nworld, max(1, n)), dtype=wp.float64, device=device)
+    f.cdof, f.cdof_dot, f.cvel = zeros(6 * nv), zeros(6 * nv), zeros(6 * nbody)
+    f.crb, f.cinert = zeros(10 * nbody), zeros(10 * nbody)
+    f.com, f.xipos = zeros(3 * nbody), zeros(3 * nbody)
+    f.qacc, f.qvel0 = zeros(nv), zeros(nv)
+    return f
+
+
+@wp.func
+def _put6(dst: wp.array2d(dtype=wp.float64), w: int, at: int, v: wp.spatial_vectorf):
+    for c in range(6):
+        dst[w, at + c] = wp.float64(v[c])
+
+
+@wp.func
+def _put10(dst: wp.array2d(dtype=wp.float64), w: int, at: int, v: vec10f):
+    for c in range(10):
+        dst[w, at + c] = wp.float64(v[c])
+
+
+@wp.func
+def _put3(dst: wp.array2d(dtype=wp.float64), w: int, at: int, v: wp.vec3f):
+    for c in range(3):
+        dst[w, at + c] = wp.float64(v[c])
+
+
+@wp.func
+def _mass_frames(cdof: wp.array2d(dtype=wp.spatial_vectorf), crb: wp.array2d(dtype=vec10f), w: int, F: Frames):
+    """The mass matrix's ingredients (cdof, crb) of world w into F."""
+    for d in range(cdof.shape[1]):
+        _put6(F.cdof, w, 6 * d, cdof[w, d])
+    for b in range(crb.shape[1]):
+        _put10(F.crb, w, 10 * b, crb[w, b])
+
+
+@wp.func
+def _all_frames(cdof: wp.array2d(dtype=wp.spatial_vectorf), cdof_dot: wp.array2d(dtype=wp.spatial_vectorf),
+                crb: wp.array2d(dtype=vec10f), cinert: wp.array2d(dtype=vec10f),
+                cvel: wp.array2d(dtype=wp.spatial_vectorf), com: wp.array2d(dtype=wp.vec3f),
+                xipos: wp.array2d(dtype=wp.vec3f), qacc: wp.array2d(dtype=wp.float32), w: int, F: Frames):
+    _mass_frames(cdof, crb, w, F)
+    for d in range(cdof.shape[1]):
+        _put6(F.cdof_dot, w, 6 * d, cdof_dot[w, d])
+        F.qacc[w, d] = wp.float64(qacc[w, d])
+    for b in range(crb.shape[1]):
+        _put10(F.cinert, w, 10 * b, cinert[w, b])
+        _put6(F.cvel, w, 6 * b, cvel[w, b])
+        _put3(F.com, w, 3 * b, com[w, b])
+        _put3(F.xipos, w, 3 * b, xipos[w, b])
+
+
+@wp.kernel
+def mjw_before(qfrc: wp.array2d(dtype=wp.float32), xfrc: wp.array2d(dtype=wp.spatial_vectorf),
+               cdof: wp.array2d(dtype=wp.spatial_vectorf), cdof_dot: wp.array2d(dtype=wp.spatial_vectorf),
+               crb: wp.array2d(dtype=vec10f), cinert: wp.array2d(dtype=vec10f),
+               cvel: wp.array2d(dtype=wp.spatial_vectorf), com: wp.array2d(dtype=wp.vec3f),
+               xipos: wp.array2d(dtype=wp.vec3f), qacc: wp.array2d(dtype=wp.float32), T: Tree,
+               rows: wp.array2d(dtype=wp.float64), F: Frames):
+    """Before a MuJoCo-Warp step, for friction_bounds: this step's applied forces into the rows,
+    and MuJoCo-Warp's derived fields (of the last step's start state) into F."""
+    w = wp.tid()
+    for d in range(qfrc.shape[1]):
+        rows[w, T.qfrc_at + d] = wp.float64(qfrc[w, d])
+    for b in range(xfrc.shape[1]):
+        _put6(rows, w, T.xfrc_at + 6 * b, xfrc[w, b])
+    _all_frames(cdof, cdof_dot, crb, cinert, cvel, com, xipos, qacc, w, F)
+
+
+@wp.kernel
+def mjw_fresh(qvel: wp.array2d(dtype=wp.float32), qfrc: wp.array2d(dtype=wp.float32),
+              cdof: wp.array2d(dtype=wp.spatial_vectorf), cdof_dot: wp.array2d(dtype=wp.spatial_vectorf),
+              crb: wp.array2d(dtype=vec10f), cinert: wp.array2d(dtype=vec10f),
+              cvel: wp.array2d(dtype=wp.spatial_vectorf), com: wp.array2d(dtype=wp.vec3f),
+              xipos: wp.array2d(dtype=wp.vec3f), qacc: wp.array2d(dtype=wp.float32),
+              valid: wp.array(dtype=wp.int32), F: Frames, qfrc_prev: wp.array2d(dtype=wp.float64)):
+    """Worlds with no valid last step (valid[w] == 0: the first, or a state written since):
+    the fields MuJoCo-Warp just computed of this state and inputs into F, as if the last step
+    had started here (its velocities, its applied forces); then valid."""
+    w = wp.tid()
+    if valid[w] != 0:
+        return
+    _all_frames(cdof, cdof_dot, crb, cinert, cvel, com, xipos, qacc, w, F)
+    for d in range(qvel.shape[1]):
+        F.qvel0[w, d] = wp.float64(qvel[w, d])
+        qfrc_prev[w, d] = wp.float64(qfrc[w, d])
+    valid[w] = 1
+
+
+@wp.kernel
+def mjw_friction_out(bound: wp.array2d(dtype=wp.float64), qvel: wp.array2d(dtype=wp.float32),
+                     qfrc: wp.array2d(dtype=wp.float32), frictionloss: wp.array2d(dtype=wp.float32),
+                     F: Frames, qfrc_prev: wp.array2d(dtype=wp.float64)):
+    """After friction_bounds: the bounds into MuJoCo-Warp's per-world dof_frictionloss, and what
+    the next step's bounds start from: the velocities and applied forces of this step."""
+    w = wp.tid()
+    for d in range(qvel.shape[1]):
+        frictionloss[w, d] = wp.float32(bound[w, d])
+        F.qvel0[w, d] = wp.float64(qvel[w, d])
+        qfrc_prev[w, d] = wp.float64(qfrc[w, d])
+
+
+@wp.kernel
+def mjw_after(qpos: wp.array2d(dtype=wp.float32), qvel: wp.array2d(dtype=wp.float32),
+              cdof: wp.array2d(dtype=wp.spatial_vectorf), crb: wp.array2d(dtype=vec10f),
+              vmax: wp.array2d(dtype=wp.float64), T: Tree, rows: wp.array2d(dtype=wp.float64), F: Frames,
+              over: wp.array(dtype=wp.int32)):
+    """After a MuJoCo-Warp step, for velocity_limits: its velocities into the rows; in worlds
+    where a DOF is over its limit (over[w] = 1) also its positions and the step's mass-matrix
+    ingredients (MuJoCo-Warp's fields are of the step's start state)."""
+    w = wp.tid()
+    lw = wp.min(w, vmax.shape[0] - 1)
+    o = int(0)
+    for d in range(qvel.shape[1]):
+        v = wp.float64(qvel[w, d])
+        rows[w, T.qvel_at + d] = v
+        if wp.abs(v) > vmax[lw, d]:
+            o = 1
+    over[w] = o
+    if o == 0:
+        return
+    for i in range(qpos.shape[1]):
+        rows[w, T.qpos_at + i] = wp.float64(qpos[w, i])
+    _mass_frames(cdof, crb, w, F)
+
+
+@wp.kernel
+def mjw_unpack(rows: wp.array2d(dtype=wp.float64), T: Tree, over: wp.array(dtype=wp.int32),
+               qpos: wp.array2d(dtype=wp.float32), qvel: wp.array2d(dtype=wp.float32)):
+    """After velocity_limits: the limited velocities and moved positions of the worlds that
+    had a DOF over its limit back into MuJoCo-Warp's Data."""
+    w = wp.tid()
+    if over[w] == 0:
+        return
+    for i in range(qpos.shape[1]):
+        qpos[w, i] = wp.float32(rows[w, T.qpos_at + i])
+    for d in range(qvel.shape[1]):
+        qvel[w, d] = wp.float32(rows[w, T.qvel_at + d])
+
+
+@wp.kernel
+def mjw_model_values(armature: wp.array2d(dtype=wp.float32), gravity: wp.array(dtype=wp.vec3f),
+                     armature_out: wp.array2d(dtype=wp.float64), gravity_out: wp.array2d(dtype=wp.float64)):
+    """MuJoCo-Warp's armature (per world, or one row for all) and gravity in float64."""
+    w = wp.tid()
+    if w < armature.shape[0]:
+        for d in range(armature.shape[1]):
+            armature_out[w, d] = wp.float64(armature[w, d])
+    if w < gravity.shape[0]:
+        for c in range(3):
+            gravity_out[w, c] = wp.float64(gravity[w][c])
+
+
+@wp.kernel
+def mjw_friction_impedance(solimp: wp.array2d(dtype=vec5f), d0: wp.float32, dwidth: wp.float32):
+    """MuJoCo-Warp's dof_solimp of every DOF with the friction rows' impedance (d0, d_width)."""
+    w, d = wp.tid()
+    s = solimp[w, d]
+    s[0] = d0
+    s[1] = dwidth
+    solimp[w, d] = s
+
+
+@wp.kernel
+def mjw_forget(mask: wp.array(dtype=wp.bool), valid: wp.array(dtype=wp.int32)):
+    """Worlds in `mask` have no valid last step for friction_bounds any more (a state write)."""
+    w = wp.tid()
+    if mask[w]:
+        valid[w] = 0
