@@ -110,7 +110,7 @@ def run(pipeline):
 def test_c_pipeline_matches_mujoco_warp_on_pendulums_drives_per_world_masses_and_free_fall():
     (q_c, z_c), kind_c = run("mujoco-c")
     (q_w, z_w), kind_w = run("warp")
-    assert kind_c == "SolverMuJoCoC" and kind_w == "SolverMuJoCo"
+    assert kind_c == "SolverMuJoCoC" and kind_w == "SolverMuJoCoWarp"
     np.testing.assert_allclose(q_c, q_w, atol=2e-3)       # same pendulum angles after 1 s
     # the PD drive settled where it balances gravity: k (0.5 - q) = m g L sin(q)
     assert 50.0 * (0.5 - q_c[1]) == pytest.approx(1.0 * 9.81 * 0.5 * np.sin(q_c[1]), rel=0.05)
@@ -122,7 +122,7 @@ def test_c_pipeline_matches_mujoco_warp_on_pendulums_drives_per_world_masses_and
 
 # (groups the suite's two workers share; the number of tests each group must pass)
 WARP_PATH_GROUPS = [
-    (("test_control_drives.py",), 18),
+    (("test_control_drives.py",), 21),
     (("test_physics_core.py", "test_props_bodies.py", "test_tensor_sensors.py"), 17),
     (("test_tensor_dynamics.py", "test_tensor_state.py"), 25),
     (("test_bad_values.py",), 43),

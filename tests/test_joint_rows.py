@@ -29,7 +29,7 @@ FLAIL = """<robot name="flail">
 """
 
 
-@pytest.fixture(params=["mujoco-c"])
+@pytest.fixture(params=["mujoco-c", "warp"])
 def pipeline(request, monkeypatch):
     monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", request.param)
     return request.param
@@ -182,3 +182,75 @@ def test_hung_biped_ankles_stay_bounded(gym, pipeline):
     r = _bench_fidelity().biped_zero_actions(gym, n=2, seconds=0.4, hung=True)
     assert r["saturated"] == 0.0
     assert np.abs(r["ankle_tau"][200:]).max() < 10.0
+
+
+CHAIN = """<robot name="chain">
+  <link name="base"><inertial><mass value="1.5"/><inertia ixx="0.01" iyy="0.02" izz="0.015" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="upper"><inertial><origin xyz="0.12 0.01 0"/><mass value="0.6"/><inertia ixx="4e-4" iyy="3e-3" izz="3e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="lower"><inertial><origin xyz="0.1 0 -0.02"/><mass value="0.3"/><inertia ixx="2e-4" iyy="1e-3" izz="1.1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="shoulder" type="continuous"><parent link="base"/><child link="upper"/><origin xyz="0.1 0 0"/><axis xyz="0 0 1"/>
+    <dynamics friction="0.1"/></joint>
+  <joint name="elbow" type="continuous"><parent link="upper"/><child link="lower"/><origin xyz="0.24 0 0"/><axis xyz="0 1 0"/>
+    <limit effort="100" velocity="6"/><dynamics friction="0.1"/></joint>
+</robot>
+"""
+
+
+def _chain_bounds(gym, tmp_path, pipeline, monkeypatch):
+    """The friction bounds (worlds, MuJoCo DOFs) each simulate gave MuJoCo, on `pipeline`: two
+    envs, each a two-hinge chain on a welded base and one on a free base, started spinning,
+    under changing efforts and a force on the free chain's tip, gravity on; env 0 mu 0.05,
+    env 1 mu 0.2; env 1's DOF states written after the fourth frame."""
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+    sim = make_sim(gym, ground=False, dt=1 / 200, substeps=1)
+    write(tmp_path, "chain.urdf", CHAIN)
+    fixed = gym.load_asset(sim, str(tmp_path), "chain.urdf", options(fix_base_link=True))
+    free = gym.load_asset(sim, str(tmp_path), "chain.urdf", options(max_angular_velocity=1000.0))
+    envs = []
+    for mu in (0.05, 0.2):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        for actor, asset in enumerate((fixed, free)):
+            gym.create_actor(env, asset, pose(z=2.0 + actor), "chain", 0, 0)
+            props = gym.get_actor_dof_properties(env, actor)
+            props["driveMode"][:] = gymapi.DOF_MODE_EFFORT
+            props["friction"][:] = mu
+            gym.set_actor_dof_properties(env, actor, props)
+            st = gym.get_actor_dof_states(env, actor, gymapi.STATE_ALL)
+            st["vel"] = (3.0, -2.0)
+            gym.set_actor_dof_states(env, actor, st, gymapi.STATE_ALL)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    tip = gym.find_actor_rigid_body_handle(envs[0], 1, "lower")
+    out = []
+    for frame in range(8):
+        for e, env in enumerate(envs):
+            for actor in (0, 1):
+                gym.apply_actor_dof_efforts(env, actor, np.array([2.0 * np.cos(0.7 * frame + e + actor),
+                                                                  1.5 * np.sin(0.5 * frame - actor)], np.float32))
+            gym.apply_body_forces(env, tip, gymapi.Vec3(3.0, -2.0, 5.0), gymapi.Vec3(0.0, 0.3, 0.0),
+                                  gymapi.ENV_SPACE)
+        gym.simulate(sim)
+        if pipeline == "warp":
+            out.append(sim.solver.mjw_model.dof_frictionloss.numpy().astype(np.float64))
+        else:
+            from gymlike.core import mjc
+            out.append(mjc.c_step(sim.solver).joint["frictionloss"].numpy().copy())
+        if frame == 3:
+            st = gym.get_actor_dof_states(envs[1], 1, gymapi.STATE_ALL)
+            st["pos"], st["vel"] = (0.4, -0.3), (-1.0, 2.5)
+            gym.set_actor_dof_states(envs[1], 1, st, gymapi.STATE_ALL)
+    return np.array(out)
+
+
+def test_friction_bounds_on_mujoco_warp_equal_mujoco_c(gym, tmp_path, monkeypatch):
+    """MuJoCo-Warp (core/mjw.py) gives MuJoCo the same friction bounds as the C pipeline, frame
+    by frame, to float32 precision: its derived fields after a step are those of the step's
+    start state (the C pipeline's), laid out as MuJoCo C's; a first step and a world whose state
+    was written compute their own; per-world coefficients, efforts, body forces, gravity, a
+    free base and a velocity limit act alike."""
+    c = _chain_bounds(gym, tmp_path, "mujoco-c", monkeypatch)
+    w = _chain_bounds(gym, tmp_path, "warp", monkeypatch)
+    assert c.shape == w.shape == (8, 2, 2 + 6 + 2)
+    assert (c[:, :, 2:8] == 0).all() and (c[:, :, [0, 1, 8, 9]] > 0.01).all()    # (the free joint has none)
+    np.testing.assert_allclose(w, c, rtol=1e-4, atol=1e-6)
+    assert c[:, 1].mean() > 3 * c[:, 0].mean()        # (mu 0.2 against 0.05)

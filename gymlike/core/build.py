@@ -424,7 +424,8 @@ def _make_solver(sim, newton_contacts):
                 if arena is not None:
                     warn("prepare_sim: sim.mujoco_options['arena_kib'] sizes MuJoCo C's arena; this sim steps on "
                          "MuJoCo-Warp (its capacities follow the scene), so it has no effect", RuntimeWarning)
-                solver = newton.solvers.SolverMuJoCo(model, use_mujoco_contacts=not newton_contacts, **kw)
+                from .mjw import SolverMuJoCoWarp        # (Newton's, with PhysX's joint rows)
+                solver = SolverMuJoCoWarp(model, use_mujoco_contacts=not newton_contacts, **kw)
             if not newton_contacts:
                 _analytic_box_box(solver)
         except Exception as e:   # MuJoCo's compiler: ValueError; its conversion: LinAlgError and others

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from . import mjc
+from . import mjc, mjw
 from . import observables as OBS
 from .enums import SimType
 from .errors import SimulationNaNError, listed
@@ -76,6 +76,7 @@ class Stepper:
         d = sim.dev
         launch = self.launch
         cstep = mjc.c_step(sim.solver)
+        wstep = mjw.rows_step(sim.solver)     # MuJoCo-Warp with PhysX's joint rows
         # efforts: on MuJoCo C (every substep on it) straight into MuJoCo's rows, else Newton's joint_f
         on_rows = bool(d.efforts_pending and cstep is not None and not sim.step_kwargs and cstep.write_efforts(d))
         drive_forces = d.explicit_drives     # SIM_FLEX: efforts + drive stiffness, every substep (below)
@@ -119,17 +120,21 @@ class Stepper:
                         d.dof_stiffness, d.dof_q, d.dof_qd, sim.control.joint_target_q, s_in.joint_q,
                         sim.control.joint_f))
             on_c = cstep is not None and "observables" not in kw
-            joints = on_c and (d.velocity_clamp or d.joint_friction)
+            # PhysX's joint rows (core/joint_rows.py): DOF friction bounds before the step and
+            # velocity limits after it, on MuJoCo C or inside MuJoCo-Warp's step (core/mjw.py)
+            joints = (on_c or wstep is not None) and (d.velocity_clamp or d.joint_friction)
             if on_c:
                 kw = dict(kw, substeps=nstep, efforts=d.efforts_pending and not on_rows,
                           body_forces=need_wrench and not on_rows_w, efforts_on_rows=on_rows,
                           wrenches=d if on_rows_w else None)
                 if joints:
                     cstep.begin_joint_rows(d, h, self.friction_scale())
+            elif joints:
+                wstep.begin_joint_rows(d, h, self.friction_scale())
             t0 = self._clock()
             sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
             self._lap("solver", t0)
-            if joints and d.velocity_clamp:
+            if joints and on_c and d.velocity_clamp:
                 # PhysX's DOF velocity limits as joint impulses of the step (MuJoCo has none;
                 # core/joint_rows.py, which also gave the step its joint friction bounds)
                 cstep.apply_joint_rows(h)
@@ -137,7 +142,7 @@ class Stepper:
                 # one pass over MuJoCo C's rows: the speed bounds read by the caps and the NaN
                 # guard below
                 cstep.check_rows(d)
-            elif d.velocity_clamp and not on_c:
+            elif d.velocity_clamp and not on_c and not joints:
                 sim.sync_state()
                 launch(("vclamp", id(s_out)), K().clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
@@ -162,7 +167,7 @@ class Stepper:
                                        np.repeat(scale[capped], host.actor_nqd[capped]))
                 sim.defer_kinematics(host.actor_articulation[capped], len(capped))
             sim.state, sim.state_next = s_out, s_in
-        if d.velocity_clamp or d.speed_caps:
+        if d.speed_caps or (d.velocity_clamp and wstep is None):
             # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
             # body velocities follow them once per simulate, and only when a clamp happened (on
             # CUDA the flag is not read back, to keep the device asynchronous); on MuJoCo C when

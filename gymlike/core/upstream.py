@@ -34,6 +34,10 @@ PRIVATE = (
      "the last call of SolverMuJoCo's construction that receives its MjSpec: the C step keeps "
      "the spec to compile the same model with a force sensor (MuJoCo then computes cfrc_ext and "
      "cfrc_int, the source of contact forces, force sensors and DOF forces)"),
+    ("newton.solvers.SolverMuJoCo", "_mujoco_warp_step",
+     "MuJoCo-Warp's step inside SolverMuJoCo.step, after Newton's control and state are written "
+     "into mjw_data and before Newton's state is read back: PhysX's joint rows (DOF friction "
+     "bounds, velocity limits) run right around it on the MuJoCo-Warp pipeline (core/mjw.py)"),
     ("newton._src.sim.articulation", "eval_articulation_motion_subspace",
      "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/dynamics.py)"),
     ("rl_games.common.a2c_common.A2CBase", "_preproc_obs",
@@ -93,6 +97,20 @@ def keeping_spec(cls: type) -> type:
         self.mj_spec = spec
         return getattr(super(cls, self), hook)(spec, *args, **kwargs)
     setattr(cls, hook, keep)
+    return cls
+
+
+def around_warp_step(cls: type) -> type:
+    """Class decorator for a SolverMuJoCo subclass: its `before_warp_step()` and
+    `after_warp_step()` run right before and after each MuJoCo-Warp step inside
+    SolverMuJoCo.step (see PRIVATE; the subclass's method calls Newton's unchanged)."""
+    hook = "_mujoco_warp_step"
+
+    def step(self):
+        self.before_warp_step()
+        getattr(super(cls, self), hook)()
+        self.after_warp_step()
+    setattr(cls, hook, step)
     return cls
 
 

@@ -1,0 +1,186 @@
+"""The MuJoCo-Warp pipeline of SIM_PHYSX (CUDA, and GYMLIKE_CPU_PIPELINE=warp on the CPU):
+`SolverMuJoCoWarp`, Newton's SolverMuJoCo with PhysX's joint rows (core/joint_rows.py: DOF
+friction as a bound on MuJoCo's friction loss, DOF velocity limits as joint impulses) around
+each MuJoCo-Warp step, as SolverMuJoCoC (core/mjc.py) has them on MuJoCo C.
+
+Inside SolverMuJoCo.step, after Newton's control and state are written into `mjw_data` and
+before Newton's state is read back from it (upstream.around_warp_step):
+
+* before the step, with joint friction: MuJoCo-Warp's derived fields are still those of the
+  last step's start state, as the C pipeline reads them. They and this step's applied forces
+  are copied into float64 arrays laid out as MuJoCo C's (joint_rows.mjw_before),
+  joint_rows.friction_bounds computes the bounds and joint_rows.mjw_friction_out writes them
+  into MuJoCo-Warp's per-world dof_frictionloss, from which its step makes friction rows.
+  Worlds with no last step (the first, or written through the API since: `reset`) get the
+  fields of their current state first (MuJoCo-Warp's smooth forward stages, which the step
+  recomputes anyway).
+* after the step, with velocity limits: its velocities are copied out and compared with the
+  limits (joint_rows.mjw_after); only worlds with a DOF over its limit copy their positions and
+  mass-matrix ingredients, get the impulses (joint_rows.velocity_limits) and are written back
+  (joint_rows.mjw_unpack), so Newton's state, converted right after, holds the limited motion
+  and the next step starts from it.
+
+All of it is Warp launches on the sim's device, one thread per world: no host copy or sync in
+the step (the tables are made on the host after model changes).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import joint_rows as JR, upstream
+from .launch import Launcher
+from .runtime import newton as _newton, wp as _wp
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    import newton
+    import warp as wp
+
+    from .tables import DeviceTables
+
+
+def rows_step(solver: Any) -> SolverMuJoCoWarp | None:
+    """The solver if it runs PhysX's joint rows on MuJoCo-Warp, else None."""
+    return solver if isinstance(solver, SolverMuJoCoWarp) else None
+
+
+class _Tables:
+    """The joint rows' device arrays of one model state (made by begin_joint_rows)."""
+
+    def __init__(self, solver: SolverMuJoCoWarp, dev: DeviceTables, friction: bool):
+        wp = _wp()
+        m, mw = solver.mj_model, solver.mjw_model
+        n, nv, device = solver.mjw_data.nworld, m.nv, solver.model.device
+        at = JR.rows_layout(m)
+        self.friction = friction
+        self.tree = JR.tree(m, at, device)
+        self.scratch = JR.scratch(n, nv, m.nbody, device)
+        self.frames = JR.frames_zeros(n, nv, m.nbody, device)
+        self.rows = wp.zeros((n, at["width"]), dtype=wp.float64, device=device)
+        # Isaac Gym's velocity limits (0: none) and friction coefficients on MuJoCo's DOFs
+        m2n = solver.mjc_dof_to_newton_dof.numpy().reshape(n, nv)
+        cell = np.full(solver.model.joint_dof_count, -1, np.int64)
+        ok = m2n >= 0
+        cell[m2n[ok]] = np.flatnonzero(ok)          # Newton DOF -> world * nv + MuJoCo DOF
+        c = cell[dev.dof_qd.numpy()]
+        vmax, mu = np.full(n * nv, np.inf), np.zeros(n * nv)
+        lim, fr = dev.dof_velocity_limit.numpy(), dev.dof_friction.numpy()
+        on = (c >= 0) & (lim > 0)
+        vmax[c[on]] = lim[on]
+        on = (c >= 0) & (fr > 0)
+        mu[c[on]] = fr[on]
+        self.vmax = wp.array(vmax.reshape(n, nv), dtype=wp.float64, device=device)
+        self.mu = wp.array(mu.reshape(n, nv), dtype=wp.float64, device=device)
+        # MuJoCo-Warp's armature and gravity (per world, or one row all worlds share) in float64
+        arm, grav = mw.dof_armature, mw.opt.gravity
+        self.armature = wp.zeros(arm.shape, dtype=wp.float64, device=device)
+        self.gravity = wp.zeros((grav.shape[0], 3), dtype=wp.float64, device=device)
+        wp.launch(JR.mjw_model_values, dim=max(arm.shape[0], grav.shape[0]), device=device,
+                  inputs=[arm, grav, self.armature, self.gravity])
+        self.qfrc_prev = wp.zeros((n, nv), dtype=wp.float64, device=device)
+        self.bound = wp.zeros((n, nv), dtype=wp.float64, device=device)
+        self.valid = wp.zeros(n, dtype=wp.int32, device=device)     # friction: a last step to read
+        self.over = wp.zeros(n, dtype=wp.int32, device=device)      # velocity limits: a DOF over it
+        self.hits = wp.zeros(1, dtype=wp.int32, device=device)
+        if friction:
+            # PhysX's friction rows are hard: MuJoCo's soft friction loss made stiff (joint_rows.py)
+            d0, width = JR.FRICTION_IMPEDANCE
+            wp.launch(JR.mjw_friction_impedance, dim=mw.dof_solimp.shape, device=device,
+                      inputs=[mw.dof_solimp, float(d0), float(width)])
+
+
+@upstream.around_warp_step
+class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
+    """Newton's SolverMuJoCo on MuJoCo-Warp with PhysX's joint rows (see the module docstring).
+    Without joint rows (no DOF friction or velocity limit) it is Newton's solver unchanged."""
+
+    def __init__(self, model: newton.Model, **kwargs: Any):
+        super().__init__(model, **kwargs)
+        self.jr = None               # _Tables, None: none yet or the model changed
+        self.jr_next = None          # (h, friction scale, friction, limits) of the next step
+        self.jr_fresh = True         # some world has no last step to read (valid == 0)
+        self.jr_launch = Launcher(model.device)
+
+    def begin_joint_rows(self, dev: DeviceTables, h: float, friction_scale: float) -> None:
+        """The next step of `h` s runs the joint rows of `dev` (dev.joint_friction: friction
+        bounds, `friction_scale` per unit of mu |W|, Stepper.friction_scale; dev.velocity_clamp:
+        velocity limits); the tables are made once, remade after model changes."""
+        friction = bool(dev.joint_friction)
+        if self.mj_model.nv == 0:
+            return
+        if self.jr is None or self.jr.friction != friction:
+            self.jr = _Tables(self, dev, friction)
+            self.jr_fresh = True
+        self.jr_next = (float(h), float(friction_scale), friction, bool(dev.velocity_clamp))
+
+    def before_warp_step(self) -> None:
+        """Before MuJoCo-Warp's step: the friction bounds of this step into dof_frictionloss."""
+        p = self.jr_next
+        if p is None or not p[2]:
+            return
+        t, d, launch = self.jr, self.mjw_data, self.jr_launch
+        n = d.nworld
+        fields = (d.cdof, d.cdof_dot, d.crb, d.cinert, d.cvel, d.subtree_com, d.xipos, d.qacc_smooth)
+        launch("jr_before", JR.mjw_before, n, (d.qfrc_applied, d.xfrc_applied, *fields, t.tree, t.rows, t.frames))
+        if self.jr_fresh:
+            self._forward_smooth()
+            launch("jr_fresh", JR.mjw_fresh, n, (d.qvel, d.qfrc_applied, *fields, t.valid, t.frames, t.qfrc_prev))
+            self.jr_fresh = False
+        launch("jr_friction", JR.friction_bounds, n,
+               (t.rows, t.frames, t.tree, t.scratch, t.armature, t.mu, t.gravity, t.qfrc_prev, p[1], t.bound))
+        launch("jr_friction_out", JR.mjw_friction_out, n,
+               (t.bound, d.qvel, d.qfrc_applied, self.mjw_model.dof_frictionloss, t.frames, t.qfrc_prev))
+
+    def after_warp_step(self) -> None:
+        """After MuJoCo-Warp's step: the velocity limits as joint impulses, in mjw_data."""
+        p, self.jr_next = self.jr_next, None
+        if p is None or not p[3]:
+            return
+        t, d, launch = self.jr, self.mjw_data, self.jr_launch
+        n = d.nworld
+        launch("jr_after", JR.mjw_after, n, (d.qpos, d.qvel, d.cdof, d.crb, t.vmax, t.tree, t.rows, t.frames, t.over))
+        launch("jr_limits", JR.velocity_limits, n,
+               (t.rows, t.frames, t.tree, t.scratch, t.armature, t.vmax, p[0], t.hits))
+        launch("jr_unpack", JR.mjw_unpack, n, (t.rows, t.tree, t.over, d.qpos, d.qvel))
+
+    def _forward_smooth(self) -> None:
+        """MuJoCo-Warp's fields of the current state and inputs that friction_bounds reads
+        (kinematics, inertias, velocities, unconstrained accelerations: the smooth stages of
+        its forward pass; the full pass where those stages alone would differ from it). The step
+        that follows recomputes all of them."""
+        import mujoco_warp as mjwarp
+        m, d = self.mjw_model, self.mjw_data
+        full = (m.ntendon > 0 or int(m.opt.integrator) == int(mjwarp.IntegratorType.DISCRETE)
+                or bool(m.opt.enableflags & mjwarp.EnableBit.SLEEP))
+        if full:
+            mjwarp.forward(m, d)
+            return
+        mjwarp.fwd_kinematics(m, d)
+        mjwarp.crb(m, d)
+        mjwarp.factor_m(m, d)
+        mjwarp.transmission(m, d)
+        mjwarp.fwd_velocity(m, d)
+        mjwarp.fwd_actuation(m, d)
+        mjwarp.fwd_acceleration(m, d)
+
+    def reset(self, state: newton.State, world_mask: wp.array | None = None, flags: int | None = None) -> None:
+        """SolverMuJoCo.reset; the worlds reset read their own fields for the next friction bounds."""
+        super().reset(state, world_mask, flags=flags)
+        t = getattr(self, "jr", None)
+        if t is not None:
+            if world_mask is None:
+                t.valid.zero_()
+            else:
+                _wp().launch(JR.mjw_forget, dim=self.mjw_data.nworld, inputs=[world_mask, t.valid],
+                             device=self.model.device)
+        self.jr_fresh = True
+
+    def notify_model_changed(self, flags: int) -> None:
+        """SolverMuJoCo.notify_model_changed; the joint rows' tables are made again (limits,
+        friction, armature, gravity may have changed; Newton may have rewritten dof_solimp)."""
+        super().notify_model_changed(flags)
+        self.jr = None
