@@ -180,7 +180,12 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
         self.jr_fresh = True
 
     def notify_model_changed(self, flags: int) -> None:
-        """SolverMuJoCo.notify_model_changed; the joint rows' tables are made again (limits,
-        friction, armature, gravity may have changed; Newton may have rewritten dof_solimp)."""
+        """SolverMuJoCo.notify_model_changed; after a change of DOF properties or gravity the
+        joint rows' tables are made again (limits, friction, armature, gravity; Newton may have
+        rewritten dof_solimp). Other changes keep them (a fixed root's pose is written through
+        JOINT_PROPERTIES at every reset of it)."""
         super().notify_model_changed(flags)
-        self.jr = None
+        F = _newton().ModelFlags
+        if int(flags) & int(F.JOINT_DOF_PROPERTIES | F.JOINT_DOF_FORCE_PROPERTIES | F.JOINT_DOF_INERTIAL_PROPERTIES
+                            | F.MODEL_PROPERTIES):
+            self.jr = None
