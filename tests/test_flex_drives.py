@@ -106,6 +106,7 @@ def _run_arm(gym, tmp_path, engine, frames):
     return np.array(out), q
 
 
+@pytest.mark.slow      # ~40 s: 1200 XPBD frames at 8 substeps and MuJoCo's reference run
 def test_flex_arm_holds_its_targets_under_gravity_and_settles_after_a_step(gym, tmp_path):
     frames = 600
     ref, q_ref = _run_arm(gym, tmp_path, "physx", frames)       # MuJoCo: the PD law exactly
