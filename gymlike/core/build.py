@@ -360,12 +360,13 @@ def _dof_axis_inertia(model, h, actors):
 
 def _dof_pair_inertia(model, h, actors):
     """Per DOF, a lower bound of the inertia the drive's equal and opposite forces see on
-    SIM_FLEX: the child's and the parent's moments about the joint axis in series,
-    I_c I_p / (I_c + I_p) (masses for a translation); a parent welded to the world counts as
-    immovable (build._welded_roots_kinematic). Drives whose stiffness is small for it are
-    applied as forces (kernels.drive_gains)."""
+    SIM_FLEX: the child's and the parent's moments about axes through their centres of mass in
+    series, I_c I_p / (I_c + I_p) (masses for a translation). XPBD turns a joint torque into a
+    spin about the body's centre of mass and leaves the hinge to its few constraint iterations,
+    so a moment about the hinge over-states it (a cart-pole's pole, 4x). A parent welded to the
+    world counts as immovable (build._welded_roots_kinematic). Drives whose stiffness is small
+    for it are applied as forces (kernels.drive_gains)."""
     from .enums import DofType
-    child_i = h.dof_axis_inertia.astype(np.float64)
     if h.num_dofs == 0:
         return np.zeros(0, np.float32)
     newton = _newton()
@@ -373,17 +374,20 @@ def _dof_pair_inertia(model, h, actors):
     joint = np.searchsorted(model.joint_qd_start.numpy(), qd, side="right") - 1
     jt, jp, jc = model.joint_type.numpy(), model.joint_parent.numpy(), model.joint_child.numpy()
     welded = set(jc[(jt == int(newton.JointType.FIXED)) & (jp < 0)].tolist())
-    parent = jp[joint]
-    xp = model.joint_X_p.numpy()[joint].astype(np.float64)
-    a = math3d.quat_rotate(xp[:, 3:7], model.joint_axis.numpy()[qd].astype(np.float64))
-    a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
-    p = np.maximum(parent, 0)
-    mass = model.body_mass.numpy().astype(np.float64)[p]
-    inertia = model.body_inertia.numpy().astype(np.float64).reshape(-1, 3, 3)[p]
-    r = model.body_com.numpy().astype(np.float64)[p] - xp[:, 0:3]
-    rot = np.einsum("ni,nij,nj->n", a, inertia, a) + mass * (np.cross(r, a) ** 2).sum(1)
+    mass = model.body_mass.numpy().astype(np.float64)
+    inertia = model.body_inertia.numpy().astype(np.float64).reshape(-1, 3, 3)
+    axis = model.joint_axis.numpy()[qd].astype(np.float64)
+
+    def com_moment(body, frame):
+        a = math3d.quat_rotate(frame[:, 3:7], axis)      # the axis in that body's frame
+        a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+        return np.einsum("ni,nij,nj->n", a, inertia[body], a)
+
     lin = np.concatenate([np.asarray(a_.asset.dof_types) == DofType.DOF_TRANSLATION for a_ in actors])
-    parent_i = np.where(lin, mass, rot)
+    child, parent = jc[joint], jp[joint]
+    p = np.maximum(parent, 0)
+    child_i = np.where(lin, mass[child], com_moment(child, model.joint_X_c.numpy()[joint].astype(np.float64)))
+    parent_i = np.where(lin, mass[p], com_moment(p, model.joint_X_p.numpy()[joint].astype(np.float64)))
     fixed = (parent < 0) | np.isin(parent, list(welded)) | (parent_i <= 0.0)
     pair = np.where(fixed, child_i, child_i * parent_i / np.maximum(child_i + parent_i, 1e-30))
     return pair.astype(np.float32)
