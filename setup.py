@@ -12,7 +12,9 @@ setup(
     python_requires=">=3.10",
     packages=find_packages(include=["gymlike", "gymlike.*"]),
     package_data={"gymlike.envs": ["cfg/task/*.yaml", "cfg/train/*.yaml"],
-                  "gymlike": ["isaacgym_dist/*.dist-info/*"]},   # the alias's `isaacgym` distribution record
+                  # the alias's `isaacgym` distribution record; `import isaacgym` in the processes a
+                  # script run by gymlike.run starts
+                  "gymlike": ["isaacgym_dist/*.dist-info/*", "child_path/isaacgym.py"]},
     install_requires=[
         "warp-lang>=1.19,<1.20",
         "newton[sim]>=1.8,<1.9",      # newton + mujoco + mujoco-warp (SolverMuJoCo)

@@ -24,6 +24,12 @@ Runner options (before the script path):
 
 Exit codes: the script's own (0 when it returns), 0 when ended by --max-frames, 1 when it
 raises (traceback on stderr), 124 on --timeout, 130 on Ctrl-C, 2 for a bad runner command line.
+
+Python processes the script starts (Ray workers, multiprocessing "spawn" children, subprocesses)
+import `isaacgym` as gymlike too, as they would import a pip-installed Isaac Gym: the runner puts
+gymlike/child_path (which holds only an `isaacgym` module that installs the alias) first on their
+PYTHONPATH, and passes --headless and --max-frames on as GYMLIKE_VIEWER=headless and
+GYMLIKE_MAX_FRAMES.
 """
 
 from __future__ import annotations
@@ -150,6 +156,36 @@ def _install_timeout(seconds):
     return timer
 
 
+CHILD_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "child_path")
+
+
+def _child_environment(headless, max_frames):
+    """os.environ for the processes the script starts: `import isaacgym` works there (CHILD_PATH
+    first on PYTHONPATH) with this run's viewer settings. Returns the previous values to restore."""
+    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "GYMLIKE_VIEWER", "GYMLIKE_MAX_FRAMES")}
+    entries = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != CHILD_PATH]
+    os.environ["PYTHONPATH"] = os.pathsep.join([CHILD_PATH, *entries])
+    if headless:
+        os.environ["GYMLIKE_VIEWER"] = "headless"
+    if max_frames is not None:
+        os.environ["GYMLIKE_MAX_FRAMES"] = str(max_frames)
+    # multiprocessing's spawn and forkserver children take the parent's sys.path, not PYTHONPATH
+    if CHILD_PATH not in sys.path:
+        sys.path.append(CHILD_PATH)
+        saved["sys.path"] = CHILD_PATH
+    return saved
+
+
+def _restore_environment(saved):
+    if saved.pop("sys.path", None) in sys.path:
+        sys.path.remove(CHILD_PATH)
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
 def run_script(script, args=(), *, headless=False, max_frames=None, timeout=None, keys=None, record=None):
     """Run `script` as __main__ with the isaacgym alias installed. Returns the process exit code."""
     from . import install_isaacgym_alias
@@ -168,6 +204,7 @@ def run_script(script, args=(), *, headless=False, max_frames=None, timeout=None
     session.max_frames = max_frames if max_frames is not None else session.env_max_frames()
     session.key_events = dict(keys or {})
     session.record = os.path.abspath(record) if record else None
+    saved_environment = _child_environment(session.headless or bool(session.record), session.max_frames)
 
     main = types.ModuleType("__main__")
     main.__dict__.update(__file__=path, __builtins__=builtins, __cached__=None, __spec__=None,
@@ -204,6 +241,7 @@ def run_script(script, args=(), *, headless=False, max_frames=None, timeout=None
         sys.stderr.write(_script_traceback(e))
         return EXIT_ERROR
     finally:
+        _restore_environment(saved_environment)
         if timer is not None:
             timer.cancel()
             if hasattr(signal, "setitimer"):

@@ -216,6 +216,73 @@ def test_isaacgym_package_surface(tmp_path):
     assert lines(r.stdout, "PKG_RESOURCES") == ["1.0rc4"] and lines(r.stdout, "RLGPU") == ["True"]
 
 
+CHILDREN_SCRIPT = '''\
+"""starts Python processes as a Ray- or multiprocessing-based client does"""
+import multiprocessing
+import subprocess
+import sys
+import isaacgym
+
+PROBE = ("import os, isaacgym, gymlike\\nfrom isaacgym import gymapi\\nfrom gymlike.core import session\\n"
+         "print(isaacgym.__file__ == os.path.join(os.path.dirname(gymlike.__file__), 'isaacgym', '__init__.py'),"
+         " gymapi is gymlike.gymapi, session.max_frames, os.environ.get('GYMLIKE_VIEWER'))")
+
+
+def probe(queue):
+    import os
+    import gymlike
+    from isaacgym import gymapi
+    queue.put(f"{gymapi is gymlike.gymapi} {os.getpid() != PARENT}")
+
+
+PARENT = int(sys.argv[1]) if len(sys.argv) > 1 else None
+if __name__ == "__main__":
+    import os
+    PARENT = os.getpid()
+    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True)
+    print("SUBPROCESS", out.stdout.strip(), out.stderr.strip()[-300:] if out.returncode else "")
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    p = ctx.Process(target=probe, args=(queue,))
+    p.start()
+    print("SPAWN", queue.get(timeout=120))
+    p.join()
+'''
+
+
+def test_processes_the_script_starts_import_isaacgym_too(tmp_path):
+    """A pip-installed Isaac Gym imports in every process; under the runner the script's child
+    Python processes (subprocess, multiprocessing spawn: what Ray workers are) get the alias,
+    with the run's --headless and --max-frames."""
+    script = tmp_path / "children.py"
+    script.write_text(CHILDREN_SCRIPT)
+    r = run(["--headless", "--max-frames", "4", str(script)], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert lines(r.stdout, "SUBPROCESS") == ["True True 4 headless "]
+    assert lines(r.stdout, "SPAWN") == ["True True"]
+    # the same script without the runner: its children have no isaacgym (nor has the script)
+    plain = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=REPO), timeout=120)
+    assert "No module named 'isaacgym'" in plain.stderr
+
+
+def test_runner_restores_the_environment_it_gives_children(tmp_path):
+    from gymlike import run as R
+    script = tmp_path / "env.py"
+    script.write_text("import os\nprint('SEEN', os.environ['PYTHONPATH'].split(os.pathsep)[0], "
+                      "os.environ.get('GYMLIKE_MAX_FRAMES'))\n")
+    before = {k: os.environ.get(k) for k in ("PYTHONPATH", "GYMLIKE_VIEWER", "GYMLIKE_MAX_FRAMES")}
+    import sys as _sys
+    saved_main, saved_argv, saved_path0 = _sys.modules["__main__"], list(_sys.argv), _sys.path[0]
+    try:
+        assert R.run_script(str(script), max_frames=3) == 0
+    finally:
+        _sys.modules["__main__"], _sys.argv, _sys.path[0] = saved_main, saved_argv, saved_path0
+    assert {k: os.environ.get(k) for k in before} == before and R.CHILD_PATH not in _sys.path
+    assert os.path.isfile(os.path.join(R.CHILD_PATH, "isaacgym.py"))
+    assert sorted(os.listdir(R.CHILD_PATH)) in (["isaacgym.py"], ["__pycache__", "isaacgym.py"])
+
+
 def _python(code, extra_path=None):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([REPO] + ([extra_path] if extra_path else [])))
     return subprocess.run([sys.executable, "-W", "always", "-c", code], env=env, capture_output=True,
