@@ -96,9 +96,16 @@ def _provide_distribution():
         pkg_resources.working_set.add_entry(DIST_DIR)
 
 
-# NumPy 1.x names removed in NumPy 2 (or 1.24 for the builtin-type aliases), as they were
+# NumPy 1.x names removed in NumPy 2 (or 1.24 for the builtin-type aliases), as they were: the
+# constants, the type aliases and the functions that were plain synonyms (pyrender, which
+# isaacgym-utils' point-cloud example draws with, still uses np.infty)
 _NUMPY_LEGACY = {"Inf": "inf", "Infinity": "inf", "PINF": "inf", "NINF": None, "NaN": "nan", "NAN": "nan",
+                 "infty": "inf",
                  "float_": "float64", "complex_": "complex128", "unicode_": "str_", "string_": "bytes_",
+                 "cfloat": "complex128", "singlecomplex": "complex64", "longfloat": "longdouble",
+                 "clongfloat": "clongdouble", "longcomplex": "clongdouble",
+                 "product": "prod", "cumproduct": "cumprod", "alltrue": "all", "sometrue": "any",
+                 "round_": "round",
                  "float": float, "int": int, "bool": bool, "object": object, "complex": complex, "str": str}
 
 

@@ -317,6 +317,22 @@ def test_a_real_isaacgym_is_not_shadowed_silently(tmp_path, imported_first):
     assert str(site) in r.stderr
 
 
+def test_numpy_names_numpy2_removed_come_back_with_the_alias():
+    code = ("import numpy as np, gymlike\n"
+            "missing = [n for n in ('infty', 'product', 'round_', 'NaN') if n not in np.__dict__]\n"
+            "gymlike.install_isaacgym_alias(legacy_numpy_names={flag})\n"
+            "ok = [np.infty == np.inf, np.product([2, 3]) == 6, np.cumproduct([2, 3]).tolist() == [2, 6],\n"
+            "      bool(np.alltrue([1, 1])) and not np.sometrue([0, 0]), np.round_(1.26, 1) == 1.3,\n"
+            "      np.NINF == -np.inf, np.isnan(np.NaN), np.cfloat is np.complex128, np.float is float]\n"
+            "print('MISSING', missing, 'OK', all(ok))")
+    r = _python(code.format(flag=True))
+    assert r.returncode == 0, r.stderr
+    if "[]" not in r.stdout:          # NumPy 2: the names were gone before the alias
+        assert r.stdout.strip().endswith("OK True"), r.stdout
+    r = _python(code.format(flag=False))
+    assert "AttributeError" in r.stderr or "[]" in r.stdout      # left alone
+
+
 def test_parse_command_line():
     from gymlike import run as R
     opts, script, args = R.parse_command_line(["--headless", "--max-frames=5", "--keys", "3:R,4:space",
