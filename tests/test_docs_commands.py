@@ -45,6 +45,17 @@ PLAN = {
         dict(run=False, reason=LEGGED),
     "python benchmarks/train_real_tasks.py /path/to/IsaacGymEnvs Ant --envs 512 --minutes 15":
         dict(run=False, reason=EXTERNAL),
+    # python_bindings_docs/learning.md
+    "pip install --target /path/to/deps --no-deps hydra-core omegaconf antlr4-python3-runtime==4.9.3 gym==0.23.1 "
+    "gym-notices termcolor urdfpy lxml six": dict(run=False, reason=PIP + "; a placeholder target folder"),
+    "CPLUS_INCLUDE_PATH=/usr/include/eigen3 pip install --target /path/to/deps --no-deps pysdf":
+        dict(run=False, reason=PIP + "; a placeholder target folder"),
+    "PYTHONPATH=/path/to/deps python benchmarks/train_real_tasks.py /path/to/IsaacGymEnvs Ant --max-steps 11100000":
+        dict(run=False, reason=EXTERNAL),
+    "PYTHONPATH=/path/to/deps python benchmarks/train_real_tasks.py /path/to/IsaacGymEnvs Humanoid --max-steps 48000000":
+        dict(run=False, reason=EXTERNAL + " (Humanoid to 48 M env steps: hours on 2 cores)"),
+    "PYTHONPATH=/path/to/rsl_rl python benchmarks/train_real_tasks.py /path/to/legged_gym anymal_c_flat --envs 2048":
+        dict(run=False, reason=LEGGED + " (300 iterations at 2048 envs: hours on 2 cores)"),
     # README.md
     "bash install.sh": dict(run=False, reason="creates/updates .venv over the network; checked with `bash -n`"),
     "source .venv/bin/activate": dict(run=False, reason="every run below starts with it"),
