@@ -273,11 +273,18 @@ def test_runner_restores_the_environment_it_gives_children(tmp_path):
                       "os.environ.get('GYMLIKE_MAX_FRAMES'))\n")
     before = {k: os.environ.get(k) for k in ("PYTHONPATH", "GYMLIKE_VIEWER", "GYMLIKE_MAX_FRAMES")}
     import sys as _sys
+    from gymlike.core import session
     saved_main, saved_argv, saved_path0 = _sys.modules["__main__"], list(_sys.argv), _sys.path[0]
+    # (run_script sets the session's runner options for the process it owns: this test runs it
+    # inside a pytest worker, whose later tests must not inherit a 3-frame limit)
+    fields = ("headless", "runner", "max_frames", "key_events", "record")
+    saved_session = {f: getattr(session, f) for f in fields}
     try:
         assert R.run_script(str(script), max_frames=3) == 0
     finally:
         _sys.modules["__main__"], _sys.argv, _sys.path[0] = saved_main, saved_argv, saved_path0
+        for f, v in saved_session.items():
+            setattr(session, f, v)
     assert {k: os.environ.get(k) for k in before} == before and R.CHILD_PATH not in _sys.path
     assert os.path.isfile(os.path.join(R.CHILD_PATH, "isaacgym.py"))
     assert sorted(os.listdir(R.CHILD_PATH)) in (["isaacgym.py"], ["__pycache__", "isaacgym.py"])
