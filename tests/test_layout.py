@@ -282,7 +282,7 @@ def test_tables_and_sim_parts_are_declared(gym):
 
 def test_device_tables_hold_the_declared_shapes_and_dtypes(gym):
     """Every array field of DeviceTables is, on a built sim, a Warp array of the shape and dtype
-    its declaration names: (D,) DOFs, (B,) bodies, (A,) actors, (E,) envs, (K,) input kinds."""
+    its declaration names: (D,) DOFs, (B,) bodies, (A,) actors, (E,) envs, (K,) input kinds, (Q,) Newton DOFs."""
     import inspect
 
     import warp as wp
@@ -299,7 +299,8 @@ def test_device_tables_hold_the_declared_shapes_and_dtypes(gym):
         gym.create_actor(env, box, pose(x=1.0, z=0.1), "box", i, 1)
     gym.prepare_sim(sim)
     d = sim.dev
-    sizes = {"D": 3 * 8, "B": 3 * (9 + 1), "A": 6, "E": 3, "K": len(kernels.BAD_INPUT_KINDS), "1": 1}
+    sizes = {"D": 3 * 8, "B": 3 * (9 + 1), "A": 6, "E": 3, "K": len(kernels.BAD_INPUT_KINDS), "1": 1,
+             "Q": 3 * (6 + 8 + 6)}      # (Newton DOFs: the free roots of ants and boxes too)
     assert (d.num_dofs, d.num_bodies, d.num_actors) == (sizes["D"], sizes["B"], sizes["A"])
     declared = re.findall(r"^    (\w+): wp\.array\s+# \((\w)\,\) (\w+)", inspect.getsource(DeviceTables), re.M)
     fields = {k for k, v in DeviceTables.__annotations__.items() if v == "wp.array"}

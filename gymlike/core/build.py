@@ -324,6 +324,9 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.dof_pair_inertia = wp.array(h.dof_pair_inertia, dtype=wp.float32, device=dev)
     d.dof_explicit = wp.zeros(num_dofs, dtype=wp.int32, device=dev)     # set by props.write_drive_gains
     d.explicit_drives = False
+    # SIM_FLEX on XPBD: joint forces as the articulations' response (dynamics.XpbdJointForces)
+    d.xpbd_articulated = bool(sim.type == SimType.SIM_FLEX and not model.particle_count and model.articulation_count)
+    d.effort_f = wp.zeros(max(1, model.joint_dof_count), dtype=wp.float32, device=dev)
 
     # per-body damping from AssetOptions (Isaac Gym applies them to every body of the asset)
     lin = np.concatenate([np.full(a.asset.body_count, a.asset.options.linear_damping, np.float32) for a in actors]

@@ -39,6 +39,8 @@ from .errors import listed, warn
 from .runtime import newton as _newton, call_name
 
 if TYPE_CHECKING:
+    import newton
+
     from .sim import Actor, Sim
 
 
@@ -79,6 +81,13 @@ def _gather_mass(H: wp.array3d(dtype=wp.float32), env_art: wp.array(dtype=wp.int
 
 
 # ============================================================================ DOF forces
+@wp.kernel
+def _add_efforts(dof_qd: wp.array(dtype=wp.int32), effort_f: wp.array(dtype=wp.float32),
+                 out: wp.array(dtype=wp.float32)):
+    d = wp.tid()
+    out[d] = out[d] + effort_f[dof_qd[d]]
+
+
 class DofForces:
     def __init__(self, sim, what):
         self.sim = sim
@@ -117,6 +126,8 @@ class DofForces:
         wp.launch(_dof_forces, dim=n, device=sim.device,
                   inputs=[sim.dev.dof_qd, self.dof_child, self.joint_S_s, self.observed.obs.body_parent_f,
                           st.body_q, m.body_com, out])
+        if sim.dev.xpbd_articulated:     # (efforts reach XPBD as body wrenches: XpbdJointForces)
+            wp.launch(_add_efforts, dim=n, device=sim.device, inputs=[sim.dev.dof_qd, sim.dev.effort_f, out])
         return out
 
 
@@ -261,3 +272,91 @@ class Dynamics:
 def dynamics(sim: Sim) -> Dynamics:
     """The sim's Dynamics (Jacobian and mass-matrix buffers, made on first use)."""
     return sim.component("dynamics", lambda: Dynamics(sim))
+
+
+# ============================================================ joint forces on XPBD (SIM_FLEX)
+@wp.kernel
+def _articulated_wrenches(acc: wp.array2d(dtype=wp.float32), row_body: wp.array2d(dtype=wp.int32),
+                          body_q: wp.array(dtype=wp.transform), body_mass: wp.array(dtype=float),
+                          body_inertia: wp.array(dtype=wp.mat33), body_f: wp.array(dtype=wp.spatial_vector)):
+    """Body b (the child of the articulation's i-th joint) gets the wrench of its part of the
+    articulated acceleration: m a (COM, world) and I_world alpha."""
+    a, i = wp.tid()
+    b = row_body[a, i]
+    if b < 0:
+        return
+    k = 6 * i
+    lin = wp.vec3(acc[a, k], acc[a, k + 1], acc[a, k + 2])
+    ang = wp.vec3(acc[a, k + 3], acc[a, k + 4], acc[a, k + 5])
+    r = wp.transform_get_rotation(body_q[b])
+    torque = wp.quat_rotate(r, body_inertia[b] * wp.quat_rotate_inv(r, ang))
+    body_f[b] = body_f[b] + wp.spatial_vector(body_mass[b] * lin, torque)
+
+
+class XpbdJointForces:
+    """SIM_FLEX on Newton's XPBD: DOF efforts applied as the body wrenches of the articulation's
+    exact response, qdd = H^-1 tau (H with armature), a = J qdd, wrench = (m a, I alpha) per
+    body. XPBD itself turns a joint force into a torque on the child alone and leaves the chain
+    to its constraint iterations: a unit torque on a Franka's joint 3 moved it 63x faster than
+    the joint-space inertia allows (joint 1: 5x), which made an impedance controller's torques
+    diverge; the wrenches give XPBD the accelerations the joints allow, so its constraints have
+    nothing to undo. (Drive stiffness applied as a force stays Newton's joint_f: held against
+    gravity, which XPBD resolves its own way, the two balance where XPBD's errors cancel.)
+    Articulations whose H is singular get Newton's joint_f instead."""
+
+    def __init__(self, sim: Sim):
+        import torch
+        m, dev = sim.model, sim.device
+        self.sim = sim
+        A = m.articulation_count
+        nj, nd = max(1, m.max_joints_per_articulation), max(1, m.max_dofs_per_articulation)
+        start = m.articulation_start.numpy()
+        qd_start = m.joint_qd_start.numpy()
+        child = m.joint_child.numpy()
+        # row block i of articulation a: the child of its i-th joint; column c: DOF qd0(a) + c
+        counts = np.diff(start)
+        art = np.repeat(np.arange(A), counts)
+        joints = np.concatenate([np.arange(s, e) for s, e in zip(start[:-1], start[1:])]) if A else np.zeros(0, int)
+        row_body = np.full((A, nj), -1, np.int32)
+        row_body[art, joints - start[:-1][art]] = child[joints]
+        q0, q1 = qd_start[start[:-1]], qd_start[start[1:]]
+        col_qd = np.full((A, nd), -1, np.int64)
+        for_cols = np.arange(nd)[None, :]
+        valid = for_cols < (q1 - q0)[:, None]
+        col_qd[valid] = (q0[:, None] + for_cols)[valid]
+        self.row_body = wp.array(row_body, dtype=wp.int32, device=dev)
+        tdev = wp.device_to_torch(dev)
+        self.col = torch.as_tensor(np.maximum(col_qd, 0), device=tdev)
+        self.valid = torch.as_tensor(valid, device=tdev)
+        self.pad = torch.diag_embed((~self.valid).to(torch.float32))      # 1 on padded diagonals
+        self.J = wp.zeros((A, nj * 6, nd), dtype=wp.float32, device=dev)
+        self.H = wp.zeros((A, nd, nd), dtype=wp.float32, device=dev)
+        self.S = wp.zeros(max(1, m.joint_dof_count), dtype=wp.spatial_vector, device=dev)
+        self.I = wp.zeros(max(1, m.body_count), dtype=wp.spatial_matrix, device=dev)
+        self.Jt, self.Ht = wp.to_torch(self.J), wp.to_torch(self.H)
+
+    def apply(self, state: newton.State, tau_qd: wp.array) -> None:
+        """Add to state.body_f the wrenches of the joint forces tau_qd (Newton DOF order; joint_q
+        of `state` must match its bodies: eval_ik)."""
+        import torch
+        newton, m = _newton(), self.sim.model
+        newton.eval_jacobian(m, state, J=self.J, joint_S_s=self.S)
+        newton.eval_mass_matrix(m, state, H=self.H, J=self.J, body_I_s=self.I)
+        src = wp.to_torch(tau_qd)
+        tau = torch.where(self.valid, src[self.col], 0.0)
+        qdd, info = torch.linalg.solve_ex(self.Ht + self.pad, tau.unsqueeze(-1))
+        ok = (info == 0) & torch.isfinite(qdd).all(dim=(1, 2))
+        qdd = torch.where(ok[:, None, None], qdd, 0.0)
+        acc = torch.bmm(self.Jt, qdd).squeeze(-1).contiguous()
+        wp.launch(_articulated_wrenches, dim=self.row_body.shape, device=self.sim.device,
+                  inputs=[wp.from_torch(acc), self.row_body, state.body_q, m.body_mass, m.body_inertia,
+                          state.body_f])
+        if not bool(ok.all()):       # (a singular H: those efforts as Newton's joint_f)
+            bad = self.valid & ~ok[:, None]
+            jf = wp.to_torch(self.sim.control.joint_f)
+            jf[self.col[bad]] += src[self.col[bad]]
+
+
+def xpbd_joint_forces(sim: Sim) -> XpbdJointForces:
+    """The sim's XpbdJointForces (made on first use)."""
+    return sim.component("xpbd_joint_forces", lambda: XpbdJointForces(sim))

@@ -72,18 +72,26 @@ def flex_dof_forces(effort: wp.array(dtype=wp.float32), mode: wp.array(dtype=wp.
                     as_force: wp.array(dtype=wp.int32), stiffness: wp.array(dtype=wp.float32),
                     dof_q: wp.array(dtype=wp.int32), dof_qd: wp.array(dtype=wp.int32),
                     target_q: wp.array(dtype=wp.float32), joint_q: wp.array(dtype=wp.float32),
-                    joint_f: wp.array(dtype=wp.float32)):
+                    articulated: int, effort_f: wp.array(dtype=wp.float32), joint_f: wp.array(dtype=wp.float32)):
     """SIM_FLEX, each substep: a DOF's joint force = its pending effort (as apply_dof_efforts)
     + the stiffness part of an explicit drive (drive_gains), ke (q* - q) clamped to the effort
-    limit as PhysX clamps its drive; joint_q is the substep's (eval_ik of XPBD's bodies)."""
+    limit as PhysX clamps its drive; joint_q is the substep's (eval_ik of XPBD's bodies).
+    articulated != 0 (XPBD): the efforts go to effort_f instead, which dynamics.XpbdJointForces
+    applies as the articulation's response (armature included, so no scale)."""
     i = wp.tid()
     f = float(0.0)
+    e = float(0.0)
     if mode[i] == DOF_MODE_EFFORT:
-        f = wp.clamp(effort[i], -limit[i], limit[i]) * scale[i]
+        e = wp.clamp(effort[i], -limit[i], limit[i])
+        if articulated == 0:
+            f = e * scale[i]
+            e = 0.0
     elif as_force[i] != 0:
         q = dof_q[i]
         f = wp.clamp(stiffness[i] * (target_q[q] - joint_q[q]), -limit[i], limit[i])
     joint_f[dof_qd[i]] = f
+    if articulated != 0:
+        effort_f[dof_qd[i]] = e
 
 
 @wp.kernel

@@ -83,7 +83,7 @@ def write_dof_props(sim: Sim, ig_dofs: np.ndarray, props: np.ndarray, armature_c
     scatter(sim, d.dof_stiffness, ig_dofs, props["stiffness"].astype(np.float32))
     scatter(sim, d.dof_damping, ig_dofs, props["damping"].astype(np.float32))
     scatter(sim, d.dof_effort_limit, ig_dofs, effort)
-    if sim.type == SimType.SIM_FLEX:
+    if sim.type == SimType.SIM_FLEX and not d.xpbd_articulated:     # (XPBD: armature exact, in H)
         scatter(sim, d.dof_effort_scale, ig_dofs, effort_scale(h.dof_axis_inertia[ig_dofs], props["armature"]))
     # velocity limits: gymlike clamps them itself on SIM_PHYSX (0 = none: Newton's 1e6 default
     # and a 0 written by some URDFs both mean "no limit")

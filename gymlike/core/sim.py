@@ -173,6 +173,7 @@ _COMPONENTS = {
     "observed": "observables.Observed: what the solver reports (contact forces...)",
     "contact_forces": "contacts.ContactForces", "force_sensors": "contacts.ForceSensors",
     "dof_forces": "dynamics.DofForces", "dynamics": "dynamics.Dynamics (Jacobians, mass matrices)",
+    "xpbd_joint_forces": "dynamics.XpbdJointForces: joint forces on XPBD",
     "attractors": "attractors.Attractors", "cameras": "render.cameras.CameraSystem",
     "render_cache": "render.cameras: per-model render data",
     "stepper": "step.Stepper: the step path (substeps, wrenches, clamps, NaN guard)",

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from . import mjc, mjw
+from . import dynamics, mjc, mjw
 from . import observables as OBS
 from .enums import SimType
 from .errors import SimulationNaNError, listed
@@ -40,6 +40,7 @@ class Stepper:
         self.sim = sim
         self.launch = Launcher(sim.device)
         self.dirty_body_f = set()     # states whose body_f holds a wrench from an earlier substep
+        self.effort_f_live = False    # dev.effort_f holds efforts of the last simulate (SIM_FLEX on XPBD)
         self.nan_unread = 0           # simulate calls since the NaN flags were last read
         self.clamped = _wp().zeros(1, dtype=_wp().int32, device=sim.device)   # a velocity clamp happened
         # seconds of wall time inside the solver's step and Newton's collision, summed when a dict
@@ -79,7 +80,13 @@ class Stepper:
         wstep = mjw.rows_step(sim.solver)     # MuJoCo-Warp with PhysX's joint rows
         # efforts: on MuJoCo C (every substep on it) straight into MuJoCo's rows, else Newton's joint_f
         on_rows = bool(d.efforts_pending and cstep is not None and not sim.step_kwargs and cstep.write_efforts(d))
-        drive_forces = d.explicit_drives     # SIM_FLEX: efforts + drive stiffness, every substep (below)
+        # SIM_FLEX: efforts + drive stiffness every substep (below); on XPBD every effort, applied
+        # as the articulation's response (dynamics.XpbdJointForces)
+        drive_forces = d.explicit_drives or (d.xpbd_articulated and d.efforts_pending)
+        if d.xpbd_articulated and not d.efforts_pending and self.effort_f_live:
+            d.effort_f.zero_()       # (read by dynamics.DofForces: the last substep's efforts)
+            self.effort_f_live = False
+        self.effort_f_live = self.effort_f_live or (d.xpbd_articulated and d.efforts_pending)
         if d.efforts_pending and not on_rows and not drive_forces:
             launch("efforts", K().apply_dof_efforts, d.num_dofs,
                    (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, sim.control.joint_f))
@@ -118,7 +125,12 @@ class Stepper:
                 launch(("dforces", id(s_in)), K().flex_dof_forces, d.num_dofs,
                        (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_explicit,
                         d.dof_stiffness, d.dof_q, d.dof_qd, sim.control.joint_target_q, s_in.joint_q,
-                        sim.control.joint_f))
+                        int(d.xpbd_articulated and d.efforts_pending), d.effort_f, sim.control.joint_f))
+                if d.xpbd_articulated and d.efforts_pending:
+                    if id(s_in) not in dirty:
+                        s_in.body_f.zero_()       # (nothing else wrote it this substep)
+                        dirty.add(id(s_in))
+                    dynamics.xpbd_joint_forces(sim).apply(s_in, d.effort_f)
             on_c = cstep is not None and "observables" not in kw
             # PhysX's joint rows (core/joint_rows.py): DOF friction bounds before the step and
             # velocity limits after it, on MuJoCo C or inside MuJoCo-Warp's step (core/mjw.py)
@@ -182,7 +194,7 @@ class Stepper:
         # efforts and body forces last one simulate() call
         if d.efforts_pending:
             if not on_rows:             # (on the rows the effort kernel consumed them)
-                if not drive_forces:    # (drive forces rewrite joint_f every substep)
+                if not d.explicit_drives:    # (explicit drives rewrite joint_f every substep)
                     sim.control.joint_f.zero_()
                 self.zero(d.dof_effort)
             d.efforts_pending = False

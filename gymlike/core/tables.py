@@ -77,7 +77,8 @@ class DeviceTables(Declared):
     num_actors: int
     num_bodies: int
     num_dofs: int
-    # Array fields: "(shape) dtype[ units]: meaning"; D DOFs, B bodies, A actors, E envs, K input kinds
+    # Array fields: "(shape) dtype[ units]: meaning"; D DOFs, B bodies, A actors, E envs, K input kinds,
+    # Q Newton joint DOFs (free roots included)
     dof_q: wp.array               # (D,) int32: Newton joint coordinate
     dof_qd: wp.array              # (D,) int32: Newton joint DOF
     dof_mode: wp.array            # (D,) int32: Isaac Gym DofDriveMode
@@ -92,6 +93,7 @@ class DeviceTables(Declared):
     dof_pair_inertia: wp.array    # (D,) float32: see HostTables
     dof_explicit: wp.array        # (D,) int32: 1 where SIM_FLEX applies the drive stiffness as a joint force (kernels.drive_gains)
     dof_identity: wp.array        # (D,) int32: 0 .. D-1 (the index of dof_effort rows)
+    effort_f: wp.array            # (Q,) float32 N m or N: SIM_FLEX on XPBD, this substep's efforts by Newton DOF (dynamics.XpbdJointForces)
     dof_env: wp.array             # (D,) int32: env of each DOF (the divergence guard)
     body_force: wp.array          # (B,) spatial_vector N, N m: user wrench at the COM, world frame, this simulate
     body_origin: wp.array         # (B,) vec3 m: env origin
@@ -127,3 +129,4 @@ class DeviceTables(Declared):
     joint_friction: bool       # some DOF has PhysX joint friction (props.py, SIM_PHYSX)
     speed_caps: bool           # body speed caps apply (SIM_PHYSX)
     explicit_drives: bool      # some drive stiffness is a per-substep joint force (props.py, SIM_FLEX)
+    xpbd_articulated: bool     # SIM_FLEX on XPBD: joint forces as body wrenches (dynamics.XpbdJointForces)
