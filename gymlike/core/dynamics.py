@@ -314,9 +314,8 @@ class XpbdJointForces:
         qd_start = m.joint_qd_start.numpy()
         child = m.joint_child.numpy()
         # row block i of articulation a: the child of its i-th joint; column c: DOF qd0(a) + c
-        counts = np.diff(start)
-        art = np.repeat(np.arange(A), counts)
-        joints = np.concatenate([np.arange(s, e) for s, e in zip(start[:-1], start[1:])]) if A else np.zeros(0, int)
+        joints = np.arange(start[0], start[-1]) if A else np.zeros(0, np.int64)
+        art = np.searchsorted(start, joints, side="right") - 1
         row_body = np.full((A, nj), -1, np.int32)
         row_body[art, joints - start[:-1][art]] = child[joints]
         q0, q1 = qd_start[start[:-1]], qd_start[start[1:]]

@@ -82,11 +82,12 @@ class Stepper:
         on_rows = bool(d.efforts_pending and cstep is not None and not sim.step_kwargs and cstep.write_efforts(d))
         # SIM_FLEX: efforts + drive stiffness every substep (below); on XPBD every effort, applied
         # as the articulation's response (dynamics.XpbdJointForces)
-        drive_forces = d.explicit_drives or (d.xpbd_articulated and d.efforts_pending)
-        if d.xpbd_articulated and not d.efforts_pending and self.effort_f_live:
-            d.effort_f.zero_()       # (read by dynamics.DofForces: the last substep's efforts)
-            self.effort_f_live = False
-        self.effort_f_live = self.effort_f_live or (d.xpbd_articulated and d.efforts_pending)
+        articulated = d.xpbd_articulated and d.efforts_pending
+        drive_forces = d.explicit_drives or articulated
+        if d.xpbd_articulated:
+            if self.effort_f_live and not d.efforts_pending:
+                d.effort_f.zero_()   # (read by dynamics.DofForces: the last substep's efforts)
+            self.effort_f_live = d.efforts_pending
         if d.efforts_pending and not on_rows and not drive_forces:
             launch("efforts", K().apply_dof_efforts, d.num_dofs,
                    (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, sim.control.joint_f))
@@ -125,8 +126,8 @@ class Stepper:
                 launch(("dforces", id(s_in)), K().flex_dof_forces, d.num_dofs,
                        (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_explicit,
                         d.dof_stiffness, d.dof_q, d.dof_qd, sim.control.joint_target_q, s_in.joint_q,
-                        int(d.xpbd_articulated and d.efforts_pending), d.effort_f, sim.control.joint_f))
-                if d.xpbd_articulated and d.efforts_pending:
+                        int(articulated), d.effort_f, sim.control.joint_f))
+                if articulated:
                     if id(s_in) not in dirty:
                         s_in.body_f.zero_()       # (nothing else wrote it this substep)
                         dirty.add(id(s_in))
