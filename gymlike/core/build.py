@@ -26,7 +26,8 @@ def one_world(sim: Sim) -> bool:
     """Whether all envs share one Newton world (isolated by collision groups) instead of one
     world per env: when an actor in collision group -1 must collide with every env (Isaac Gym's
     projectiles), or, on SIM_PHYSX, when envs hold different actors (Newton's MuJoCo solver
-    needs identical worlds when it steps them separately, collision groups and filters included)."""
+    needs worlds of the same bodies and joints when it steps them separately, collision groups
+    and filters included). Envs whose actors differ only in scale keep one world each."""
     if len(sim.envs) < 2:
         return False
     if any(a.group == -1 for e in sim.envs for a in e.actors):
@@ -153,7 +154,8 @@ def build_model(sim: Sim) -> None:
         static_seg[int(s)] = int(plane.segmentation_id)
     # on the MuJoCo C pipeline, meshes that are height maps become heightfields (core/terrain.py)
     from . import mjc
-    c_path = sim.type == SimType.SIM_PHYSX and not sim.one_world and mjc.applies(sim.device)
+    c_path = (sim.type == SimType.SIM_PHYSX and not sim.one_world and mjc.applies(sim.device)
+              and not scaled_meshes(sim))
     static_kinds = set()
     for add_static in sim.static_meshes:
         s0 = len(b.shape_body)
@@ -424,7 +426,7 @@ def _make_solver(sim, newton_contacts):
             newton_contacts = newton_contacts or sim.one_world    # isolation by collision groups
             kw = dict(separate_worlds=not sim.one_world, **{**_mujoco_capacity(sim, opts["cone"]), **opts})
             from . import mjc
-            if not newton_contacts and mjc.applies(sim.device):
+            if not newton_contacts and mjc.applies(sim.device) and not scaled_meshes(sim):
                 # on the CPU: MuJoCo's C library steps the worlds
                 solver = mjc.SolverMuJoCoC(model, defer=sim.defer_state_sync, arena_kib=arena, **kw)
             else:
@@ -519,11 +521,29 @@ def _mujoco_capacity(sim, cone="elliptic"):
 
 
 def _env_signature(env):
-    """What must be equal for two envs to be the same MuJoCo world: the actors' assets and
-    scales, and their collisions (the group plan and every shape's filter bits, which become
-    the world's geom masks and exclusions)."""
-    return (tuple((a.asset.id, a.scale, tuple(int(f) for f in a.shape_props["filter"])) for a in env.actors),
+    """What must be equal for two envs to be worlds of one MuJoCo model: the actors' assets, and
+    their collisions (the group plan and every shape's filter bits, which become the world's
+    geom masks and exclusions). Scales may differ (domain randomization of scale, Isaac Gym's
+    actor_scaling): Newton's MuJoCo solver gives each world its own geom sizes, body frames,
+    masses and inertias (core/mjw.fixed_child_frames and SolverMuJoCoC._reshaped_boxes
+    complete it), and its own mesh assets on MuJoCo-Warp (scaled_meshes)."""
+    return (tuple((a.asset.id, tuple(int(f) for f in a.shape_props["filter"])) for a in env.actors),
             tuple(_plan_collisions(env)))
+
+
+def scaled_meshes(sim: Sim) -> bool:
+    """Whether envs, one world each, hold an asset with mesh colliders at scales that differ
+    between envs. Newton then makes each world its own mesh assets, which MuJoCo-Warp steps;
+    MuJoCo C's batch shares the template's compiled meshes (their convex hulls and polygons
+    exist only for the meshes the template uses), so such sims step on MuJoCo-Warp."""
+    if sim.one_world or len(sim.envs) < 2:
+        return False
+    first = sim.envs[0].actors
+    for k, a in enumerate(first):
+        scales = {e.actors[k].scale for e in sim.envs if len(e.actors) == len(first)}
+        if len(scales) > 1 and a.asset.has_mesh_colliders:
+            return True
+    return False
 
 
 def _make_states(sim, actors):

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import joint_rows, upstream
+from . import joint_rows, mjw, upstream
 from .math3d import quat_to_matrix
 from .launch import Graphs, Launcher
 from .errors import GymlikeValueError, listed, warn
@@ -137,6 +137,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.check_cache = None      # (key, tables of check_rows)
         self.check_dev = None        # the DeviceTables check_rows last read
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
+        mjw.fixed_child_frames(self)
         self.mujoco, self._batch_mod = mujoco, mj_batch
         self.defer = defer
         self.nworld = int(self.mjw_data.nworld)
@@ -467,7 +468,49 @@ class SolverMuJoCoC(SolverMuJoCo):
             rows = slice(int(m.body_bvhadr[b]), int(m.body_bvhadr[b] + m.body_bvhnum[b]))
             box = aabb0[rows]
             aabb[w, rows] = np.hstack((box[:, :3] @ rel.T + shift, box[:, 3:] @ np.abs(rel).T))
+        self._reshaped_boxes(values, aabb, _wxyz_matrix(q), ipos)   # (the frames kept above)
         values["bvh_aabb"] = aabb.reshape(n, -1)
+
+    def _reshaped_boxes(self, values: dict, aabb: np.ndarray, R: np.ndarray, ipos: np.ndarray) -> None:
+        """The BVH boxes (aabb: (worlds, nodes, 6), edited in place) of the bodies whose geoms
+        differ from the template's in some world (envs whose actors have different scales, each
+        in its own world: geom sizes and positions per world), built again as MuJoCo's compiler
+        builds them: a leaf encloses its geom's box in the body's inertial frame (R, ipos: per
+        world), an inner node its two children (stored after it)."""
+        m, n = self.template, self.nworld
+        ng = int(m.ngeom)
+        keys = [k for k in ("geom_aabb", "geom_pos", "geom_quat") if k in values]
+        if not ng or not keys:
+            return
+        g = {k: values[k].reshape(n, ng, -1) for k in keys}
+        g.update({k: np.broadcast_to(self.base[k].reshape(1, ng, -1), (n, ng, self.base[k].size // ng))
+                  for k in ("geom_aabb", "geom_pos", "geom_quat") if k not in g})
+        changed = np.zeros((n, ng), bool)
+        for k in keys:
+            changed |= (g[k] != self.base[k].reshape(1, ng, -1)).any(-1)
+        if not changed.any():
+            return
+        corners = np.array([(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], np.float64)
+        gbody = np.asarray(m.geom_bodyid)
+        for b in np.unique(gbody[changed.any(0)]):
+            adr, num = int(m.body_bvhadr[b]), int(m.body_bvhnum[b])
+            if num <= 0 or b == 0:
+                continue
+            worlds = np.flatnonzero(changed[:, gbody == b].any(1))
+            Rw, pw = R[worlds, b], ipos[worlds, b]                          # (k, 3, 3), (k, 3)
+            for node in range(num - 1, -1, -1):                             # children first
+                geom = int(m.bvh_nodeid[adr + node])
+                if geom >= 0:
+                    box = g["geom_aabb"][worlds, geom]
+                    pts = box[:, None, :3] + box[:, None, 3:] * corners              # geom frame
+                    pts = np.einsum("kij,kcj->kci", _wxyz_matrix(g["geom_quat"][worlds, geom]), pts)
+                    pts = np.einsum("kji,kcj->kci", Rw, pts + (g["geom_pos"][worlds, geom] - pw)[:, None])
+                    lo, hi = pts.min(1), pts.max(1)
+                else:
+                    kids = [adr + int(c) for c in m.bvh_child[adr + node] if c >= 0]
+                    lo = np.min([aabb[worlds, c, :3] - aabb[worlds, c, 3:] for c in kids], 0)
+                    hi = np.max([aabb[worlds, c, :3] + aabb[worlds, c, 3:] for c in kids], 0)
+                aabb[worlds, adr + node] = np.hstack(((lo + hi) / 2, (hi - lo) / 2))
 
     # ------------------------------------------------------------------ the step
     def step(self, state_in: newton.State, state_out: newton.State, control: newton.Control,

@@ -43,6 +43,47 @@ if TYPE_CHECKING:
     from .tables import DeviceTables
 
 
+def fixed_child_frames(solver: Any) -> None:
+    """Each world's frame of the MuJoCo bodies welded to their parent (Newton FIXED joints).
+
+    Newton's SolverMuJoCo writes the per-world body frames (body_pos, body_quat) from joint_X_p
+    and joint_X_c for the bodies that have a MuJoCo joint; a welded body has none and keeps
+    world 0's frame in every world. Worlds differ there when envs hold actors at different
+    scales (set_actor_scale: each env its own world, core/build.one_world), so a scaled robot's
+    welded feet would sit where the template's are. Written here from Newton's joints, the same
+    transform (X_p * X_c^-1) Newton writes for the others, once: Newton's model changes leave
+    these bodies' frames alone, and no API call moves a welded joint."""
+    model = solver.model
+    m2n = solver.mjc_body_to_newton.numpy()
+    if m2n.shape[0] < 2 or solver.mjw_model.body_pos.shape[0] < 2:
+        return
+    jt, jp, jc = (a.numpy() for a in (model.joint_type, model.joint_parent, model.joint_child))
+    fixed = np.flatnonzero((jt == int(_newton().JointType.FIXED)) & (jp >= 0))
+    if not len(fixed):
+        return
+    joint_of = np.full(model.body_count, -1, np.int64)
+    joint_of[jc[fixed]] = fixed
+    w, b = np.nonzero(m2n >= 0)
+    j = joint_of[m2n[w, b]]
+    w, b, j = w[j >= 0], b[j >= 0], j[j >= 0]
+    if not len(j):
+        return
+    from .math3d import transform_inverse, transform_mul
+    xp, xc = model.joint_X_p.numpy()[j], model.joint_X_c.numpy()[j]
+    ip, iq = transform_inverse(xc[:, :3], xc[:, 3:])
+    p, q = transform_mul(xp[:, :3], xp[:, 3:], ip, iq)
+    pos, quat = solver.mjw_model.body_pos.numpy(), solver.mjw_model.body_quat.numpy()
+    q = q[:, [3, 0, 1, 2]]                        # (MuJoCo's quaternions are w, x, y, z)
+    if np.allclose(pos[w, b], p, rtol=0, atol=1e-7) and np.allclose(np.abs((quat[w, b] * q).sum(-1)), 1, atol=1e-7):
+        return
+    pos[w, b], quat[w, b] = p, q
+    solver.mjw_model.body_pos.assign(pos)
+    solver.mjw_model.body_quat.assign(quat)
+    # the constants MuJoCo derives from the bodies' layout (inverse weights, and from them
+    # Newton's limit solref) were computed with world 0's frames: again, through Newton
+    solver.notify_model_changed(_newton().ModelFlags.BODY_INERTIAL_PROPERTIES)
+
+
 def rows_step(solver: Any) -> SolverMuJoCoWarp | None:
     """The solver if it runs PhysX's joint rows on MuJoCo-Warp, else None."""
     return solver if isinstance(solver, SolverMuJoCoWarp) else None
@@ -100,6 +141,7 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
 
     def __init__(self, model: newton.Model, **kwargs: Any):
         super().__init__(model, **kwargs)
+        fixed_child_frames(self)
         self.jr = None               # _Tables, None: none yet or the model changed
         self.jr_next = None          # (h, friction scale, friction, limits) of the next step
         self.jr_fresh = True         # some world has no last step to read (valid == 0)

@@ -100,6 +100,15 @@ class Asset:
             self._builders[key] = b
         return b
 
+    @property
+    def has_mesh_colliders(self) -> bool:
+        """Whether the asset collides through mesh shapes (triangle meshes or convex hulls)."""
+        newton = _newton()
+        b = self.builder(1.0, True)
+        kinds = (int(newton.GeoType.MESH), int(newton.GeoType.CONVEX_MESH))
+        collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
+        return any(int(t) in kinds and int(f) & collide for t, f in zip(b.shape_type, b.shape_flags))
+
     def fk_model(self, scale: float = 1.0) -> newton.Model:
         """A single-actor CPU model of this asset, for kinematics before the sim is finalized."""
         cache = self.__dict__.setdefault("_fk_models", {})

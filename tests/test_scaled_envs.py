@@ -1,0 +1,144 @@
+"""Envs whose actors differ only in scale keep one Newton world each (issue 42).
+
+Domain randomization of scale (IsaacGymEnvs' `actor_params: scale`, Isaac Gym's actor_scaling
+example) gives every env the same assets at different sizes. Such envs used to be merged into
+one shared world; now each keeps its own MuJoCo world, whose geom sizes, body frames, masses
+and inertias are that env's. The oracle is gymlike itself with a single env at that scale (a
+model MuJoCo compiles at that size): every env of the mixed sim must move as that one does.
+Two things Newton's per-world conversion leaves to gymlike are checked on purpose: the frames
+of bodies welded by fixed joints (a pendulum's tip) and, on MuJoCo C, the midphase boxes of
+multi-geom bodies (a dumbbell of two spheres resting on the ground).
+"""
+
+import numpy as np
+import pytest
+
+from gymlike import gymapi
+from conftest import make_sim, options, pose, write
+
+DT = 1.0 / 60.0
+SCALES = (1.0, 1.6, 0.6)
+
+# a fixed-base pendulum whose bob is welded to the rod (a fixed joint), and a free dumbbell of
+# two spheres on a bar (one body, three geoms)
+PENDULUM = """<robot name="pendulum">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="rod"><inertial><origin xyz="0 0 -0.1"/><mass value="0.2"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0 0 -0.1"/><geometry><box size="0.02 0.02 0.2"/></geometry></collision></link>
+  <link name="bob"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><sphere radius="0.04"/></geometry></collision></link>
+  <joint name="swing" type="revolute"><parent link="base"/><child link="rod"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="100" velocity="100"/></joint>
+  <joint name="weld" type="fixed"><parent link="rod"/><child link="bob"/><origin xyz="0 0 -0.3"/></joint>
+</robot>"""
+
+DUMBBELL = """<robot name="dumbbell">
+  <link name="bar"><inertial><mass value="1"/><inertia ixx="2e-3" iyy="2e-3" izz="2e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="-0.1 0 0"/><geometry><sphere radius="0.03"/></geometry></collision>
+    <collision><origin xyz="0.1 0 0"/><geometry><sphere radius="0.03"/></geometry></collision>
+    <collision><origin rpy="0 1.5708 0"/><geometry><cylinder radius="0.01" length="0.2"/></geometry></collision></link>
+</robot>"""
+
+
+# a table of two boxes (MuJoCo's midphase runs between bodies of several geoms)
+TABLE = """<robot name="table">
+  <link name="top"><inertial><mass value="5"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.6 0.4 0.1"/></geometry></collision>
+    <collision><origin xyz="0.1 0 -0.02"/><geometry><box size="0.2 0.2 0.06"/></geometry></collision></link>
+</robot>"""
+
+
+def _scene(gym, tmp_path, scales, frames):
+    """Envs with a pendulum started at 1 rad and a dumbbell dropped 2 cm onto a table (body
+    against body: MuJoCo's midphase), pendulum and dumbbell at the env's scale; -> (sim,
+    positions (frames, envs, bodies, 3))."""
+    write(tmp_path, "pendulum.urdf", PENDULUM)
+    write(tmp_path, "dumbbell.urdf", DUMBBELL)
+    sim = make_sim(gym, dt=DT, substeps=2)
+    pend = gym.load_asset(sim, str(tmp_path), "pendulum.urdf", options(fix_base_link=True))
+    bell = gym.load_asset(sim, str(tmp_path), "dumbbell.urdf", options())
+    write(tmp_path, "table.urdf", TABLE)
+    table = gym.load_asset(sim, str(tmp_path), "table.urdf", options(fix_base_link=True))
+    envs = []
+    for i, s in enumerate(scales):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
+        p = gym.create_actor(env, pend, pose(z=1.0), "pendulum", i, 0)
+        gym.set_actor_scale(env, p, s)
+        gym.create_actor(env, table, pose(x=0.5, z=0.05), "table", i, 0)
+        b = gym.create_actor(env, bell, pose(x=0.5, z=0.1 + 0.03 * s + 0.02), "dumbbell", i, 0)
+        gym.set_actor_scale(env, b, s)
+        st = gym.get_actor_dof_states(env, p, gymapi.STATE_ALL)
+        st["pos"][0] = 1.0
+        gym.set_actor_dof_states(env, p, st, gymapi.STATE_ALL)
+        envs.append(env)
+    out = []
+    for _ in range(frames):
+        gym.simulate(sim)
+        out.append([np.stack([gym.get_env_rigid_body_states(e, gymapi.STATE_POS)["pose"]["p"][k] for k in "xyz"], -1)
+                    for e in envs])
+    return sim, np.asarray(out)
+
+
+@pytest.mark.parametrize("pipeline", ["mujoco-c", "warp"])
+def test_envs_at_different_scales_move_as_each_scale_alone(gym, tmp_path, monkeypatch, pipeline):
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+    frames = 30
+    sim, mixed = _scene(gym, tmp_path, SCALES, frames)
+    assert not sim.one_world and int(sim.model.world_count) == len(SCALES)
+    for i, s in enumerate(SCALES):
+        single, alone = _scene(gym, tmp_path, [s], frames)
+        err = np.abs(mixed[:, i] - alone[:, 0]).max()
+        assert err < 1e-4, f"scale {s}: {err:.2e} m from the env simulated alone"
+        if pipeline == "mujoco-c":
+            # what MuJoCo C steps in that world is what its compiler makes at that scale,
+            # midphase boxes included (Newton's per-world values do not cover those)
+            import copy
+            mine = sim.solver.batch.get_model(i, copy.copy(sim.solver.template))
+            ref = single.solver.batch.get_model(0, copy.copy(single.solver.template))
+            for f in ("bvh_aabb", "geom_size", "geom_aabb", "body_mass", "body_inertia"):
+                assert np.allclose(getattr(mine, f), getattr(ref, f), rtol=1e-5, atol=1e-7), f"scale {s}: {f}"
+        gym.destroy_sim(single)
+        # the physics really is that scale's: the bob hangs 0.3 s below the pivot (the
+        # pendulum swings on), the dumbbell rests on its spheres on the table, 0.03 s above it
+        bob = alone[:, 0, 2]
+        assert np.linalg.norm(bob[0] - np.array([0.0, 0.0, 1.0])) == pytest.approx(0.3 * s, rel=1e-3)
+        assert mixed[-1, i, 4, 2] == pytest.approx(0.1 + 0.03 * s, abs=2e-3)
+    gym.destroy_sim(sim)
+
+
+def test_scaled_mesh_colliders_step_on_mujoco_warp(gym, tmp_path, monkeypatch):
+    """Meshes at different scales per env are per-world mesh assets, which MuJoCo-Warp steps
+    (MuJoCo C's batch shares the template's meshes): such a sim takes MuJoCo-Warp on the CPU
+    too, and every env's mesh box rests at its own size."""
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", "mujoco-c")
+    from conftest import ASSETS
+    from gymlike.core.mjw import SolverMuJoCoWarp
+    sim = make_sim(gym, dt=DT, substeps=2)
+    box = gym.load_asset(sim, ASSETS + "/urdf/mesh_objects", "mesh_box.urdf", options())
+    envs = []
+    for i, s in enumerate(SCALES):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
+        a = gym.create_actor(env, box, pose(z=0.05 * s + 0.02), "box", i, 0)
+        gym.set_actor_scale(env, a, s)
+        envs.append(env)
+    for _ in range(60):
+        gym.simulate(sim)
+    assert not sim.one_world and isinstance(sim.solver, SolverMuJoCoWarp)
+    for env, s in zip(envs, SCALES):
+        z = float(gym.get_env_rigid_body_states(env, gymapi.STATE_POS)["pose"]["p"]["z"][0])
+        assert z == pytest.approx(0.05 * s, abs=2e-3)
+    gym.destroy_sim(sim)
+
+
+def test_envs_with_different_assets_still_share_one_world(gym):
+    """Envs holding different assets are one Newton world on SIM_PHYSX (Newton's MuJoCo solver
+    needs the same bodies in every world it steps separately)."""
+    sim = make_sim(gym, dt=DT)
+    a = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    b = gym.create_sphere(sim, 0.05, options())
+    for i, asset in enumerate((a, b)):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        gym.create_actor(env, asset, pose(z=0.2), "a", i, 0)
+    gym.simulate(sim)
+    assert sim.one_world
+    gym.destroy_sim(sim)
