@@ -11,7 +11,7 @@ process):
                 so they share one world
 
     python benchmarks/bench_scaled_envs.py              # N = 16, 64
-    python benchmarks/bench_scaled_envs.py --n 32 --steps 200
+    python benchmarks/bench_scaled_envs.py --n 32 --steps 200 --cases identical scaled
 
 Prints, per case, the build time (create + prepare_sim + first simulate), the process's peak
 resident memory, env-steps/s over `steps` simulate calls, and the ratios against identical.
@@ -70,6 +70,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, nargs="+", default=[16, 64])
     ap.add_argument("--steps", type=int, default=100)
+    ap.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES))
     ap.add_argument("--case", choices=CASES, help=argparse.SUPPRESS)     # (one case, in a child process)
     a = ap.parse_args()
     if a.case:
@@ -79,7 +80,7 @@ def main():
           f" {'build x':>8} {'speed x':>8}")
     for n in a.n:
         rows = {}
-        for case in CASES:
+        for case in ["identical"] + [c for c in a.cases if c != "identical"]:
             out = subprocess.run([sys.executable, __file__, "--case", case, "--n", str(n), "--steps", str(a.steps)],
                                  capture_output=True, text=True, check=True).stdout
             r = rows[case] = json.loads(out.strip().splitlines()[-1])

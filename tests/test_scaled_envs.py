@@ -142,3 +142,59 @@ def test_envs_with_different_assets_still_share_one_world(gym):
     gym.simulate(sim)
     assert sim.one_world
     gym.destroy_sim(sim)
+
+
+def _variant_scene(gym, path, file, fix, reimport, monkeypatch, frames=20):
+    """Two envs, the asset at scales 1.0 and 1.7, its scale variant copied (or re-imported)."""
+    from gymlike.core.assets.record import Asset
+    monkeypatch.setattr(Asset, "REIMPORT_SCALES", reimport)
+    sim = make_sim(gym, dt=DT, substeps=2)
+    asset = (gym.create_box(sim, 0.1, 0.2, 0.05, options()) if file is None
+             else gym.load_asset(sim, path, file, options(fix_base_link=fix)))
+    envs = []
+    for i, s in enumerate((1.0, 1.7)):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        a = gym.create_actor(env, asset, pose(z=0.5 * s, q=gymapi.Quat.from_euler_zyx(0.2, 0.1, 0.0)), "a", i, 0)
+        gym.set_actor_scale(env, a, s)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    traj = []
+    for _ in range(frames):
+        gym.simulate(sim)
+        traj.append([np.stack([gym.get_env_rigid_body_states(e, gymapi.STATE_POS)["pose"]["p"][k] for k in "xyz"], -1)
+                     for e in envs])
+    return sim, np.asarray(traj)
+
+
+def _shape_extents(model):
+    """Each shape's effective size: its scale, times its mesh's vertex extent for meshes."""
+    scale = model.shape_scale.numpy().astype(np.float64)
+    out = scale.copy()
+    for i, src in enumerate(model.shape_source):
+        if src is not None and hasattr(src, "vertices"):
+            v = np.asarray(src.vertices, np.float64) * scale[i]
+            out[i] = v.max(0) - v.min(0)
+    return out
+
+
+@pytest.mark.parametrize("asset", ["quadruped", "arm7", "mesh_box", "box"])
+def test_a_scale_variant_is_the_asset_imported_at_that_scale(gym, monkeypatch, asset):
+    """set_actor_scale copies the asset's processed builder with every length scaled instead of
+    importing the file again at that scale (which reloads its meshes: seconds per scale for a
+    robot): the model and the motion are those of the re-import."""
+    from conftest import ASSETS
+    path, file, fix = {"quadruped": (ASSETS + "/urdf/quadruped", "quadruped.urdf", False),
+                       "arm7": (ASSETS + "/urdf/arm7", "arm7.urdf", True),
+                       "mesh_box": (ASSETS + "/urdf/mesh_objects", "mesh_box.urdf", False),
+                       "box": (None, None, False)}[asset]
+    copied, a = _variant_scene(gym, path, file, fix, False, monkeypatch)
+    imported, b = _variant_scene(gym, path, file, fix, True, monkeypatch)
+    m1, m2 = copied.model, imported.model
+    for f in ("joint_X_p", "joint_X_c", "shape_transform", "body_com", "body_mass", "body_inertia",
+              "joint_limit_lower", "joint_limit_upper", "joint_velocity_limit", "shape_collision_radius"):
+        x, y = getattr(m1, f).numpy(), getattr(m2, f).numpy()
+        assert np.allclose(x, y, rtol=1e-5, atol=1e-6), f
+    assert np.allclose(_shape_extents(m1), _shape_extents(m2), rtol=1e-5, atol=1e-6)
+    assert np.abs(a - b).max() < 1e-5
+    gym.destroy_sim(copied)
+    gym.destroy_sim(imported)

@@ -432,8 +432,9 @@ def set_actor_shape_props(actor: Actor, props: np.ndarray, what: str | None = No
 
 # ---------------------------------------------------------------------------- scale
 def set_actor_scale(actor: Actor, scale: float, what: str | None = None) -> None:
-    """Scale an actor before the sim is finalized: geometry and joint positions come from the
-    asset re-imported at that scale; mass *s^3, inertia *s^5, COM *s, prismatic limits *s."""
+    """Scale an actor before the sim is finalized: geometry and joint positions from the asset's
+    variant at that scale (Asset.builder: a scaled copy, or the file imported again at that
+    scale); mass *s^3, inertia *s^5, COM *s, prismatic limits *s."""
     what = what or call_name()
     from .enums import DofType
     from .errors import GymlikeRuntimeError, GymlikeValueError
@@ -448,7 +449,7 @@ def set_actor_scale(actor: Actor, scale: float, what: str | None = None) -> None
             f"{what}: the sim is already prepared (prepare_sim, simulate, a tensor acquire or a state "
             "access happened) and Newton cannot change an actor's geometry afterwards; call "
             "set_actor_scale right after create_actor, before any of those")
-    actor.asset.builder(scale, True)   # re-import at this scale now: unsupported assets fail here
+    actor.asset.builder(scale, True)   # the variant at this scale now: unsupported assets fail here
     r = scale / actor.scale
     actor.body_mass *= r ** 3
     actor.body_inertia *= r ** 5

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..enums import DofDriveMode, DofType, JointType
 from ..errors import AssetParseError, GymlikeNotImplementedError, GymlikeValueError, warn
-from ..runtime import newton as _newton
+from ..runtime import newton as _newton, wp as _wp
 from ..types import DOF_PROPERTIES_DTYPE, AssetOptions
 from ..collision import as_physx_shapes
 from . import fixes
@@ -73,6 +73,12 @@ class Asset:
         (cached per (scale, self_collisions))."""
         key = (float(scale), bool(self_collisions))
         b = self._builders.get(key)
+        if b is None and key[0] != 1.0 and self._scales_by_copy():
+            # a copy of the processed base variant with every length scaled: the same shapes,
+            # hulls and decompositions as a re-import at that scale, without parsing the file
+            # and loading its meshes again per scale (domain randomization of scale gives every
+            # env its own; tests/test_scaled_envs.py compares it with the re-import)
+            b = self._builders[key] = scaled_builder(self.builder(1.0, key[1]), key[0])
         if b is None:
             b = self._make(*key)
             if self.soft_bodies:
@@ -108,6 +114,16 @@ class Asset:
         kinds = (int(newton.GeoType.MESH), int(newton.GeoType.CONVEX_MESH))
         collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
         return any(int(t) in kinds and int(f) & collide for t, f in zip(b.shape_type, b.shape_flags))
+
+    # the kinds whose builders hold nothing but what scaled_builder scales (MJCF files may carry
+    # equality constraints and tendons with anchors and lengths, and are imported at each scale)
+    COPY_SCALED_KINDS = ("urdf", "box", "sphere", "capsule")
+    REIMPORT_SCALES = False     # tests: every scale re-imported (the oracle for scaled_builder)
+
+    def _scales_by_copy(self) -> bool:
+        if self.REIMPORT_SCALES or self.kind not in self.COPY_SCALED_KINDS or self.soft_bodies:
+            return False
+        return not self.builder(1.0, True).constraint_mimic_joint0    # (a mimic offset is a length)
 
     def fk_model(self, scale: float = 1.0) -> newton.Model:
         """A single-actor CPU model of this asset, for kinematics before the sim is finalized."""
@@ -335,3 +351,41 @@ class Asset:
     def __repr__(self):
         return (f"<gymlike Asset '{self.name}': {self.body_count} bodies, {self.joint_count} joints, "
                 f"{self.dof_count} dofs, {self.shape_count} shapes>")
+
+
+def scaled_builder(base: newton.ModelBuilder, s: float) -> newton.ModelBuilder:
+    """A copy of an asset's processed builder `base` at uniform scale `s`, as Newton's importers
+    scale a file: every length times s (shape and joint frames, body poses and centres of mass,
+    shape sizes, mesh scales and collision radii, the limits and speed limits of linear joint
+    DOFs other than a free root's), mass times s^3 and inertia times s^5 (the actor records own
+    the simulated values: props.write_all). `base` is left unchanged; mesh objects are shared."""
+    wp = _wp()
+    newton = _newton()
+    b = copy.copy(base)
+    for k, v in vars(base).items():      # (lists the copy edits must not be the base's)
+        if isinstance(v, list):
+            setattr(b, k, list(v))
+
+    def frame(t):
+        return wp.transform(wp.vec3(*(np.asarray(t.p if hasattr(t, "p") else t[:3], np.float64) * s)),
+                            t.q if hasattr(t, "q") else wp.quat(*t[3:]))
+
+    for k in ("shape_transform", "body_q", "joint_X_p", "joint_X_c"):
+        setattr(b, k, [frame(t) for t in getattr(b, k)])
+    b.shape_scale = [tuple(float(x) * s for x in v) for v in b.shape_scale]
+    b.shape_collision_radius = [float(r) * s for r in b.shape_collision_radius]
+    b.body_com = [wp.vec3(*(np.asarray(c, np.float64) * s)) for c in b.body_com]
+    b.body_mass = [float(m) * s ** 3 for m in b.body_mass]
+    b.body_inv_mass = [float(m) / s ** 3 for m in b.body_inv_mass]
+    b.body_inertia = [wp.mat33(*(np.asarray(i, np.float64).reshape(-1) * s ** 5)) for i in b.body_inertia]
+    b.body_inv_inertia = [wp.mat33(*(np.asarray(i, np.float64).reshape(-1) / s ** 5)) for i in b.body_inv_inertia]
+    free = int(newton.JointType.FREE)
+    for j, (lin, _ang) in enumerate(b.joint_dof_dim):
+        if not lin or int(b.joint_type[j]) == free:
+            continue
+        for d in range(b.joint_qd_start[j], b.joint_qd_start[j] + lin):
+            for k in ("joint_limit_lower", "joint_limit_upper", "joint_velocity_limit"):
+                v = getattr(b, k)
+                if abs(v[d]) < UNLIMITED:
+                    v[d] = float(v[d]) * s
+    return b
