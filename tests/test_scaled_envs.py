@@ -71,12 +71,17 @@ def _scene(gym, tmp_path, scales, frames):
         st["pos"][0] = 1.0
         gym.set_actor_dof_states(env, p, st, gymapi.STATE_ALL)
         envs.append(env)
+    return sim, _run(gym, sim, envs, frames)
+
+
+def _run(gym, sim, envs, frames):
+    """Simulate `frames` frames -> body positions (frames, envs, bodies, 3)."""
     out = []
     for _ in range(frames):
         gym.simulate(sim)
         out.append([np.stack([gym.get_env_rigid_body_states(e, gymapi.STATE_POS)["pose"]["p"][k] for k in "xyz"], -1)
                     for e in envs])
-    return sim, np.asarray(out)
+    return np.asarray(out)
 
 
 @pytest.mark.parametrize("pipeline", ["mujoco-c", "warp"])
@@ -158,12 +163,7 @@ def _variant_scene(gym, path, file, fix, reimport, monkeypatch, frames=20):
         gym.set_actor_scale(env, a, s)
         envs.append(env)
     gym.prepare_sim(sim)
-    traj = []
-    for _ in range(frames):
-        gym.simulate(sim)
-        traj.append([np.stack([gym.get_env_rigid_body_states(e, gymapi.STATE_POS)["pose"]["p"][k] for k in "xyz"], -1)
-                     for e in envs])
-    return sim, np.asarray(traj)
+    return sim, _run(gym, sim, envs, frames)
 
 
 def _shape_extents(model):
