@@ -69,29 +69,34 @@ def _inert_lin(c: wp.array2d(dtype=wp.float64), w: int, at: int, r: wp.vec3d, l:
 
 
 @wp.func
-def _solve(L: wp.array2d(dtype=wp.float64), w: int, nv: int, x: wp.array2d(dtype=wp.float64), at: int):
-    """x[w, at:at+nv] <- M^-1 x[w, at:at+nv] from the Cholesky factor L (dense, row-major
-    nv x nv, lower)."""
-    for i in range(nv):
-        s = x[w, at + i]
-        for k in range(i):
-            s -= L[w, i * nv + k] * x[w, at + k]
-        x[w, at + i] = s / L[w, i * nv + i]
+def _solve(L: wp.array2d(dtype=wp.float64), T: Any, w: int, nv: int, x: wp.array2d(dtype=wp.float64), at: int):
+    """x[w, at:at+nv] <- M^-1 x[w, at:at+nv] from _factor_mass's M = L^T L: two passes along
+    the DOF tree (only a DOF's ancestors are nonzero in its row of L)."""
     for ii in range(nv):
         i = nv - 1 - ii
+        xi = x[w, at + i] / L[w, i * nv + i]
+        x[w, at + i] = xi
+        j = T.dof_parent[i]
+        while j >= 0:
+            x[w, at + j] = x[w, at + j] - L[w, i * nv + j] * xi
+            j = T.dof_parent[j]
+    for i in range(nv):
         s = x[w, at + i]
-        for k in range(i + 1, nv):
-            s -= L[w, k * nv + i] * x[w, at + k]
+        j = T.dof_parent[i]
+        while j >= 0:
+            s -= L[w, i * nv + j] * x[w, at + j]
+            j = T.dof_parent[j]
         x[w, at + i] = s / L[w, i * nv + i]
 
 
 @wp.func
-def _col(L: wp.array2d(dtype=wp.float64), w: int, nv: int, d: int, col: wp.array2d(dtype=wp.float64), at: int):
+def _col(L: wp.array2d(dtype=wp.float64), T: Any, w: int, nv: int, d: int, col: wp.array2d(dtype=wp.float64),
+         at: int):
     """col[w, at:at+nv] = M^-1 e_d."""
     for i in range(nv):
         col[w, at + i] = wp.float64(0.0)
     col[w, at + d] = wp.float64(1.0)
-    _solve(L, w, nv, col, at)
+    _solve(L, T, w, nv, col, at)
 
 
 @wp.func
@@ -144,7 +149,7 @@ class Tree:
 @wp.struct
 class Scratch:
     """Per-world work space (worlds, n)."""
-    L: wp.array2d(dtype=wp.float64)      # nv * nv: Cholesky factor of M
+    L: wp.array2d(dtype=wp.float64)      # nv * nv: M = L^T L (_factor_mass)
     acc: wp.array2d(dtype=wp.float64)    # 6 nb: body accelerations
     frc: wp.array2d(dtype=wp.float64)    # 6 nb: forces transmitted to each subtree
     cols: wp.array2d(dtype=wp.float64)   # nv * nv: columns of M^-1 (of the constrained DOFs)
@@ -156,13 +161,11 @@ class Scratch:
 @wp.func
 def _factor_mass(F: Frames, T: Tree, S: Scratch, armature: wp.array2d(dtype=wp.float64), w: int, aw: int,
                  nv: int):
-    """S.L[w] = the Cholesky factor of the joint-space inertia of F's state (MuJoCo's
-    composite-body algorithm, armature on the diagonal); False where it is not positive
-    definite (no step computed the frames yet, or a degenerate model)."""
+    """S.L[w] = L with L^T L the joint-space inertia of F's state (MuJoCo's composite-body
+    algorithm, armature on the diagonal; only each DOF's row entries at its ancestors and
+    itself are meaningful); False where it is not positive definite (no step computed the
+    frames yet, or a degenerate model)."""
     zero = wp.float64(0.0)
-    for i in range(nv):
-        for j in range(nv):
-            S.L[w, i * nv + j] = zero
     for i in range(nv):
         b = T.dof_body[i]
         sr = _v3(F.cdof, w, 6 * i)
@@ -174,21 +177,29 @@ def _factor_mass(F: Frames, T: Tree, S: Scratch, armature: wp.array2d(dtype=wp.f
             S.L[w, i * nv + j] = wp.dot(_v3(F.cdof, w, 6 * j), br) + wp.dot(_v3(F.cdof, w, 6 * j + 3), bl)
             j = T.dof_parent[j]
         S.L[w, i * nv + i] = S.L[w, i * nv + i] + armature[aw, i]
+    # M = L^T L in place, leaves first (Featherstone's LTL): no fill-in outside each DOF's
+    # ancestors, so a hand's independent fingers cost their depth squared, not nv^3
     ok = int(1)
-    for j in range(nv):
-        s = S.L[w, j * nv + j]
-        for k in range(j):
-            s -= S.L[w, j * nv + k] * S.L[w, j * nv + k]
+    for kk in range(nv):
+        k = nv - 1 - kk
+        s = S.L[w, k * nv + k]
         if not (s > zero):
             ok = 0
             break
         s = wp.sqrt(s)
-        S.L[w, j * nv + j] = s
-        for i in range(j + 1, nv):
-            e = S.L[w, i * nv + j]
-            for k in range(j):
-                e -= S.L[w, i * nv + k] * S.L[w, j * nv + k]
-            S.L[w, i * nv + j] = e / s
+        S.L[w, k * nv + k] = s
+        i = T.dof_parent[k]
+        while i >= 0:
+            S.L[w, k * nv + i] = S.L[w, k * nv + i] / s
+            i = T.dof_parent[i]
+        i = T.dof_parent[k]
+        while i >= 0:
+            lki = S.L[w, k * nv + i]
+            j = i
+            while j >= 0:
+                S.L[w, i * nv + j] = S.L[w, i * nv + j] - lki * S.L[w, k * nv + j]
+                j = T.dof_parent[j]
+            i = T.dof_parent[i]
     return ok
 
 
@@ -222,7 +233,7 @@ def friction_bounds(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
     # this step's unconstrained accelerations: M^-1 (the change of qfrc_applied) on the last's
     for i in range(nv):
         S.dv[w, i] = rows[w, T.qfrc_at + i] - qfrc_prev[w, i]
-    _solve(S.L, w, nv, S.dv, 0)
+    _solve(S.L, T, w, nv, S.dv, 0)
     # body accelerations (gravity as the world's upward acceleration), then the force each
     # subtree needs (MuJoCo's RNEA, the user's body wrenches taken out), leaves to root
     for c in range(3):
@@ -322,7 +333,7 @@ def velocity_limits(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
             if not (wp.abs(v) > lim):
                 continue
             if S.have[w, d] == 0:
-                _col(S.L, w, nv, d, S.cols, d * nv)
+                _col(S.L, T, w, nv, d, S.cols, d * nv)
                 S.have[w, d] = 1
             inv = S.cols[w, d * nv + d]
             dl = (wp.clamp(v, -lim, lim) - v) / inv
