@@ -90,6 +90,57 @@ def test_velocity_limit_keeps_momentum_and_bounds_the_joint(gym, tmp_path, pipel
     assert np.abs(c[:2] - c0[:2]).max() < 5e-3
 
 
+def test_velocity_limits_within_one_call_of_all_substeps_equal_substep_calls(gym, tmp_path, monkeypatch):
+    """MuJoCo C steps all substeps of a simulate in one batch call, and redoes substep by
+    substep only the worlds where a DOF went over its velocity limit before the last one: three
+    flails (efforts 0 then 20 N m past the limit, 0.05 N m below it, none) at 2 substeps of 1/120 s
+    move exactly as at 1 substep of 1/120 s per simulate (the limits applied after every
+    substep), and the first frame over the limit redoes the flail that reached it alone."""
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", "mujoco-c")
+    from gymlike.core import handles, mjc
+    runs = {}
+    for substeps in (2, 1):
+        sim = make_sim(gym, ground=False, dt=substeps / 120, substeps=substeps)
+        write(tmp_path, "flail.urdf", FLAIL.format(vmax=4.0))
+        asset = gym.load_asset(sim, str(tmp_path), "flail.urdf", options(max_angular_velocity=1000.0))
+        actors = []
+        for i in range(3):
+            env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
+            actor = gym.create_actor(env, asset, pose(z=5.0), "flail", i, 0)
+            props = gym.get_actor_dof_properties(env, actor)
+            props["driveMode"][:] = gymapi.DOF_MODE_EFFORT
+            gym.set_actor_dof_properties(env, actor, props)
+            actors.append((env, actor, props))
+        gym.prepare_sim(sim)
+        assert mjc.c_step(handles.sim_of(sim).solver) is not None
+        dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+        roots = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+        cs = mjc.c_step(handles.sim_of(sim).solver)
+        redo, out = [], []
+        for frame in range(30):
+            for _ in range(2 // substeps):
+                for (env, actor, _), effort in zip(actors, (20.0 if frame >= 10 else 0.0, 0.05, 0.0)):
+                    gym.apply_actor_dof_efforts(env, actor, np.array([effort], np.float32))
+                if substeps == 2:
+                    cs.joint and cs.joint.pop("redo", None)
+                gym.simulate(sim)
+                if substeps == 2:
+                    redo.append(list(cs.joint.get("redo", ())))
+            gym.refresh_dof_state_tensor(sim)
+            gym.refresh_actor_root_state_tensor(sim)
+            out.append((dofs.clone(), roots.clone()))
+        runs[substeps] = out
+        if substeps == 2:
+            assert redo[:10] == [[]] * 10             # (nothing near a limit: one call, no redo)
+            first = next(i for i, r in enumerate(redo) if r)
+            assert redo[first] == [0]                 # (only the flail that reached its limit)
+            assert abs(float(dofs[0, 1])) == pytest.approx(4.0, rel=1e-6)   # (it ran at its limit)
+        gym.destroy_sim(sim)
+    for (d2, r2), (d1, r1) in zip(runs[2], runs[1]):
+        assert torch.equal(d2, d1)
+        assert torch.equal(r2, r1)
+
+
 LINK = """<robot name="lever">
   <link name="base"><inertial><mass value="1.0"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="arm"><inertial><origin xyz="{r} 0 0"/><mass value="{m}"/><inertia ixx="1e-4" iyy="{ic}" izz="{ic}" ixy="0" ixz="0" iyz="0"/></inertial></link>

@@ -567,7 +567,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.joint is not None:
             self._joint_rows_before_step()
         try:
-            self.batch.step(nstep=int(substeps))
+            if self.joint is not None and not self.friction_rows and substeps > 1:
+                self._step_within_limits(int(substeps), float(dt), wrenches)
+            else:
+                self.batch.step(nstep=int(substeps))
         except self._batch_mod.SimulationError as e:
             # (those worlds kept their state; gymlike's NaN guard names them after the step)
             self.failed = ([int(i) for i in e.ids], self.batch.error(int(e.ids[0])))
@@ -839,6 +842,49 @@ class SolverMuJoCoC(SolverMuJoCo):
             self.defer(self.sync) if self.defer is not None else self.sync()
         return True
 
+    LIMIT_BACKOFF = 5
+
+    def _step_within_limits(self, nstep: int, h: float, wrenches: DeviceTables | None) -> None:
+        """`nstep` substeps of `h` s with PhysX's DOF velocity limits after each (the caller
+        applies those of the last). Speculatively, one batch call records every substep's
+        velocities; the worlds where a DOF went over its limit before the last substep (or
+        where MuJoCo warned, which stops a world in a recorded call) step again from their
+        saved rows one substep at a time, the limits applied between. Where limits are rarely
+        reached (a walking robot) a simulate costs one batch call, as without limits; where
+        every call needed a redo (a spinning pole), the next calls step substep by substep
+        (backing off to one attempt in 2 ** LIMIT_BACKOFF calls). Either way the result is that of
+        substep-by-substep steps (body wrenches on the rows evaluated per call, as in every
+        merged C call)."""
+        t, b = self.joint, self.batch
+        ids = None
+        if t["skip"] > 0:
+            t["skip"] -= 1
+        else:
+            n, nv = self.nworld, int(self.template.nv)
+            saved = t.get("saved")
+            if saved is None or saved.shape != b.state.shape:
+                saved = t["saved"] = np.empty_like(b.state)
+            np.copyto(saved, b.state)
+            rec = t.get("record")
+            if rec is None or rec["qvel"].shape != (n, nstep, nv):
+                rec = t["record"] = {"qvel": np.empty((n, nstep, nv))}
+            warned = self.warn_counts.sum(1)
+            b.rollout(nstep, record=("qvel",), out=rec)
+            over = np.abs(rec["qvel"][:, :-1]) > t["vmax_np"][:, None, :nv]
+            ids = t["redo"] = np.flatnonzero(over.any((1, 2)) | (self.warn_counts.sum(1) != warned))
+            if not len(ids):
+                t["misses"] = 0
+                return
+            t["misses"] = min(t["misses"] + 1, self.LIMIT_BACKOFF)
+            t["skip"] = 2 ** t["misses"] - 1
+            b.state[ids] = saved[ids]
+        for k in range(nstep):
+            if wrenches is not None:
+                self._write_row_wrenches(wrenches, h)
+            b.step(ids=ids, nstep=1)
+            if k < nstep - 1:
+                self.apply_joint_rows(h)
+
     def _joint_tables(self, dev):
         wp = _wp()
         m, n = self.template, self.nworld
@@ -864,11 +910,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         qfrc_prev = np.zeros((n, max(1, nv)))
         loss = self.batch.expand("dof_frictionloss") if self.friction_rows else np.zeros((n, max(1, nv)))
         return dict(frames=joint_rows.frames(self.frame_out, self.qvel0), tree=joint_rows.tree(m, self.row_at),
-                    scratch=joint_rows.scratch(n, nv, m.nbody), vmax=f64(vmax), mu=f64(mu),
+                    scratch=joint_rows.scratch(n, nv, m.nbody), vmax=f64(vmax), vmax_np=vmax, mu=f64(mu),
                     armature=f64(per_world("dof_armature", m.dof_armature)),
                     gravity=f64(per_world("opt.gravity", m.opt.gravity)), hits=hits, hits_np=hits.numpy(),
                     qfrc_prev_np=qfrc_prev, qfrc_prev=view(qfrc_prev), frictionloss=view(loss), keep=(loss,),
-                    scale=1.0, valid=np.zeros(n, bool))
+                    scale=1.0, valid=np.zeros(n, bool), misses=0, skip=0)
 
     # ------------------------------------------------------------------ checks on the rows
     # After each step one kernel pass over the rows (kernels.row_checks) bounds every body's

@@ -99,7 +99,7 @@ class Stepper:
         model = sim.model
         # (on the C pipeline the state may lag MuJoCo's data until read: read it current where
         # body or joint states are used, sim.sync_state)
-        for nstep, kw in self._solver_calls(n_sub, attractors is not None):
+        for nstep, kw in self._solver_calls(n_sub, attractors is not None, need_wrench):
             # body wrenches on MuJoCo C's rows (no Newton state needed), else from Newton's state
             on_rows_w = (need_wrench and attractors is None and cstep is not None and "observables" not in kw
                          and cstep.row_wrenches_ok())
@@ -225,7 +225,7 @@ class Stepper:
         if self.timing is not None:
             self.timing[key] = self.timing.get(key, 0.0) + time.perf_counter() - t0
 
-    def _solver_calls(self, n_sub, attractors):
+    def _solver_calls(self, n_sub, attractors, need_wrench=False):
         """(substeps, solver.step keyword arguments) of each solver call of one simulate.
         Observables (contact forces...) are read from the last substep, so earlier ones skip
         them. On the C pipeline the substeps run in one call (one MuJoCo rollout of several
@@ -235,8 +235,14 @@ class Stepper:
         keep their per-substep evaluation."""
         kw = self.sim.step_kwargs
         d = self.sim.dev
-        # (PhysX's joint rows act after every substep: those run one substep per call)
-        if not attractors and mjc.c_step(self.sim.solver) is not None and not (d.velocity_clamp or d.joint_friction):
+        cstep = mjc.c_step(self.sim.solver)
+        # PhysX's joint rows act at every substep: DOF friction bounds before it (one substep
+        # per call); velocity limits after it, which the C step keeps inside one call of all
+        # substeps where it can redo a world's substeps (SolverMuJoCoC.step: body wrenches
+        # computed on its rows, or none)
+        merged = (not attractors and cstep is not None and not d.joint_friction
+                  and (not d.velocity_clamp or not need_wrench or cstep.row_wrenches_ok()))
+        if merged:
             first = n_sub - 1 if kw else n_sub       # a step filling Newton's observables runs on MuJoCo-Warp
             return ([(first, {})] if first else []) + ([(1, kw)] if kw else [])
         return [(1, {})] * (n_sub - 1) + [(1, kw)]
