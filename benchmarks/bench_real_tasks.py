@@ -12,7 +12,7 @@ warmed up, then stepped with uniform random actions in [-1, 1]. A legged_gym che
 (leggedrobotics/legged_gym; rsl_rl 1.0.2 importable, which its task registry imports) runs
 anymal_c_flat and anymal_c_rough by default, each built as its train.py builds it.
 
-Per task and env count, best of `--trials` alternating trials of `--steps` env.steps:
+Per task and env count, the median of `--trials` alternating trials of `--steps` env.steps:
 
 * env-steps/s     the task's own `env.step` (its torch code, VecTask's bookkeeping and gymlike),
 * inside          seconds spent inside `Gym` method calls (refresh_*, set_*, simulate,
@@ -22,7 +22,12 @@ Per task and env count, best of `--trials` alternating trials of `--steps` env.s
                   (recorded untimed: each world's state, inputs and warm start before each
                   step; one call of `substeps` steps per `simulate`): the physics with nothing
                   around it (benchmarks/raw_mujoco.py),
-* inside / raw    the cost of the API layer around the physics (1.0: none).
+* long            those recorded steps as one `mujoco.rollout` call from the first recorded
+                  state, each step with its recorded inputs (same models and threads; resets
+                  made between steps are not replayed): the physics without even the rollout
+                  API's per-call cost,
+* inside / raw    the cost of the API layer around the physics (1.0: none); inside / long the
+                  same against the single long rollout.
 
 Results go to benchmarks/results/bench_real_tasks.json and, as a table, to
 python_bindings_docs/cpu_pipeline.md by hand.
@@ -108,27 +113,33 @@ def child(root, task_name, n, steps, trials, warmup):
         counted.update(inside.calls)      # (the raw comparison's recorded steps call Gym too)
         return t, inside.seconds, sim.frame - sims0
 
-    raw = None
+    raw = long = None
     if cs is not None and hasattr(cs, "batch"):      # (an older gymlike: no raw comparison)
         from raw_mujoco import Recorder
         rec = Recorder(cs)
 
         def raw():
             # the same number of env.steps again, recorded (untimed), then exactly those MuJoCo
-            # steps (states, inputs, warm starts) replayed in mujoco.rollout (timed)
+            # steps (states, inputs, warm starts) replayed in mujoco.rollout (timed): one call
+            # per batch step, and all of them in one call
             rec.records.clear()
             rec.recording = True
             for i in range(steps):
                 env.step(acts[i % 16])
             rec.recording = False
-            return rec.replay()
+            return rec.replay(), rec.replay_whole()
 
-    best = dict(wall=np.inf, inside=np.inf, raw=np.inf)
+    runs = dict(wall=[], inside=[], raw=[], long=[])
     for _ in range(trials):
         wall, ins, calls = gym_trial()
-        best["wall"], best["inside"] = min(best["wall"], wall), min(best["inside"], ins)
+        runs["wall"].append(wall)
+        runs["inside"].append(ins)
         if raw is not None:
-            best["raw"] = min(best["raw"], raw())
+            r, w = raw()
+            runs["raw"].append(r)
+            runs["long"].append(w)
+    best = {k: float(np.median(v)) if v else np.inf for k, v in runs.items()}
+    res["spread"] = {k: float((max(v) - min(v)) / np.median(v)) for k, v in runs.items() if v}
     res["simulate_per_step"] = calls / steps
     res["calls_per_step"] = {k: v / steps for k, v in sorted(counted.items())}
     res["env_steps_per_s"] = n * steps / best["wall"]
@@ -138,6 +149,8 @@ def child(root, task_name, n, steps, trials, warmup):
         res["raw_ms_per_step"] = 1000 * best["raw"] / steps
         res["step_over_raw"] = best["raw"] / best["wall"]
         res["inside_over_raw"] = best["inside"] / best["raw"]
+        res["long_ms_per_step"] = 1000 * best["long"] / steps
+        res["inside_over_long"] = best["inside"] / best["long"]
     print("RESULT " + json.dumps(res), flush=True)
 
 
@@ -147,8 +160,8 @@ def main():
                                  "legged_gym one (the folder holding legged_gym/)")
     ap.add_argument("tasks", nargs="*")
     ap.add_argument("--envs", nargs="+", type=int, default=[64, 512])
-    ap.add_argument("--steps", type=int, default=50)
-    ap.add_argument("--trials", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=100)
+    ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "results", "bench_real_tasks.json"))
     args = ap.parse_args()
@@ -156,7 +169,7 @@ def main():
     tasks = args.tasks or (LEGGED if clients().is_legged_gym(root) else DEFAULT)
     rows = []
     print(f"{'task':<14} {'envs':>5} {'pipeline':>9} {'env-steps/s':>12} {'inside ms':>10} {'raw ms':>8} "
-          f"{'step/raw':>9} {'inside/raw':>11}")
+          f"{'step/raw':>9} {'inside/raw':>11} {'long ms':>8} {'inside/long':>12}")
     for task in tasks:
         for n in args.envs:
             p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", root, task, str(n),
@@ -172,7 +185,8 @@ def main():
             rows.append(r)
             print(f"{task:<14} {n:>5} {r['pipeline']:>9} {r['env_steps_per_s']:>12,.0f} "
                   f"{r['inside_ms_per_step']:>10.2f} {r.get('raw_ms_per_step', float('nan')):>8.2f} "
-                  f"{r.get('step_over_raw', float('nan')):>9.3f} {r.get('inside_over_raw', float('nan')):>11.2f}",
+                  f"{r.get('step_over_raw', float('nan')):>9.3f} {r.get('inside_over_raw', float('nan')):>11.2f} "
+                  f"{r.get('long_ms_per_step', float('nan')):>8.2f} {r.get('inside_over_long', float('nan')):>12.2f}",
                   flush=True)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as f:

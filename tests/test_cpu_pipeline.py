@@ -574,3 +574,36 @@ def test_row_wrench_kernel_equals_newtons_kernel_on_the_same_states(gym, robot):
     np.testing.assert_allclose(rows[w, mb], newton, atol=2e-5 * max(1.0, np.abs(newton).max()), rtol=1e-4)
     assert np.isfinite(rows[:, 1:]).all()                   # (every body written)
     gym.destroy_sim(sim)
+
+
+def test_benchmark_references_replay_the_c_steps(gym, monkeypatch):
+    """benchmarks/raw_mujoco.py's Recorder replays gymlike's MuJoCo steps outside gymlike (the
+    references bench_real_tasks.py divides by): recorded over 6 simulates of 3 humanoids under
+    random efforts (2 substeps each), the steps replayed as one long rollout with the recorded
+    inputs end bit for bit in the state gymlike's batch holds, and the per-call replay runs."""
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", "mujoco-c")
+    sys.path.insert(0, os.path.join(os.path.dirname(TESTS), "benchmarks"))
+    from raw_mujoco import Recorder
+    from gymlike import gymtorch
+    import torch
+    sim = make_sim(gym, ground=True, dt=1 / 60, substeps=2)
+    asset = gym.load_asset(sim, ASSETS, "mjcf/humanoid.xml", options(default_dof_drive_mode=gymapi.DOF_MODE_EFFORT))
+    for i in range(3):
+        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
+        gym.create_actor(env, asset, pose(z=1.4), "h", i, 0)
+    gym.prepare_sim(sim)
+    cs = mjc.c_step(sim.solver)
+    assert cs is not None
+    gym.simulate(sim)          # (the batch takes the sim's timestep at the first step: record after it)
+    rec = Recorder(cs)
+    rec.recording = True
+    gen = torch.Generator().manual_seed(0)
+    n = gym.get_sim_dof_count(sim)
+    for _ in range(6):
+        forces = (torch.rand(n, generator=gen) * 2 - 1) * 20
+        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(forces))
+        gym.simulate(sim)
+    rec.recording = False
+    assert [r[3] for r in rec.records] == [2] * 6            # (one batch call of both substeps each)
+    assert rec.replay_whole() > 0 and rec.replay() > 0
+    np.testing.assert_array_equal(rec.whole[:, -1], cs.batch.state[:, rec.x_cols])
