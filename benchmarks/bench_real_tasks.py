@@ -113,7 +113,7 @@ def child(root, task_name, n, steps, trials, warmup):
         counted.update(inside.calls)      # (the raw comparison's recorded steps call Gym too)
         return t, inside.seconds, sim.frame - sims0
 
-    raw = long = None
+    raw = None
     if cs is not None and hasattr(cs, "batch"):      # (an older gymlike: no raw comparison)
         from raw_mujoco import Recorder
         rec = Recorder(cs)

@@ -17,9 +17,7 @@ from .core import tendons as _T
 from .core.enums import *  # noqa: F401,F403  (constants: STATE_ALL, INVALID_HANDLE, ...)
 from .core.enums import DofType as _DofType, IndexDomain as _IndexDomain, JointType as _JointType
 from .core.errors import GymlikeError  # noqa: F401
-from .core.errors import warn as _warn
-from .core.errors import (GymlikeIndexError as _IndexError, GymlikeNotImplementedError as _NIE,
-                          GymlikeTypeError as _TypeError, GymlikeValueError as _ValueError)
+from .core.errors import GymlikeTypeError as _TypeError, GymlikeValueError as _ValueError
 from .core.types import (  # noqa: F401
     ActionEvent, ActuatorProperties, AssetOptions, AttractorProperties, CameraProperties,
     DofFrame, DofState, FlexParams, ForceSensorProperties, HeightFieldParams, IndexRange, Int2,
@@ -36,11 +34,11 @@ from .core.runtime import serialized as _serialized, call_name
 _enums.export_members(globals())
 
 # Opaque handle types, as in Isaac Gym (isinstance checks in user code keep working).
-from .core.assets.record import Asset  # noqa: E402
-from .core.sim import Env, Sim  # noqa: E402
+from .core.assets.record import Asset  # noqa: E402,F401
+from .core.sim import Env, Sim  # noqa: E402,F401
 
 
-from .render.viewer import Viewer  # noqa: E402
+from .render.viewer import Viewer  # noqa: E402,F401
 
 
 from .core.tensors import GymTensor as Tensor  # noqa: E402
@@ -838,12 +836,12 @@ class Gym:
         cam, cams = _camera_of(None, env, camera_handle)
         cams.set_location(cam, position, target)
 
-    def set_camera_transform(self, camera_handle, env, transform):
+    def set_camera_transform(self, camera_handle, env, transform):  # noqa: F811  (Isaac Gym's argument name)
         """Camera pose: in the env frame, or relative to its body when attached (+X looks forward)."""
         cam, cams = _camera_of(None, env, camera_handle)
         cams.set_transform(cam, transform)
 
-    def attach_camera_to_body(self, camera_handle, env, body_handle, transform, follow_mode):
+    def attach_camera_to_body(self, camera_handle, env, body_handle, transform, follow_mode):  # noqa: F811
         """Carry a camera on a rigid body (env-domain body handle) at `transform` from it."""
         cam, cams = _camera_of(None, env, camera_handle)
         cams.attach(cam, body_handle, transform, follow_mode)

@@ -78,7 +78,7 @@ class TaskSimulation:
 # ---------------------------------------------------------------------------- frames
 def _frame(loaded, step=0, time=0.0, shapes=None):
     """Snapshot a SapLoadedScene's current state (nothing is stepped or written)."""
-    g, s, n = loaded.gym, loaded.sim, loaded.num_worlds
+    g, n = loaded.gym, loaded.num_worlds
     t = loaded.refresh()
     targets = np.concatenate([g.get_actor_dof_position_targets(e, h) for e in loaded.envs
                               for h in range(len(e.actors))] or [np.zeros(0)]).astype(np.float32)

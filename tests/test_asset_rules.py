@@ -2,7 +2,6 @@
 searched, missing visual vs collision meshes, dont_collapse, MJCF includes, locked hinges,
 unphysical inertias and unsupported joint types (all with assets authored here)."""
 
-import os
 import warnings
 
 import numpy as np

@@ -1,9 +1,6 @@
 """Rigid body attractors pull a body to a target (translation and rotation, per axis);
 performance timers measure time spent in simulate."""
 
-import math
-
-import numpy as np
 import pytest
 
 from conftest import make_sim, options, pose

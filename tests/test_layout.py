@@ -349,3 +349,12 @@ def _unannotated(path):
 @pytest.mark.parametrize("rel", CORE_FILES)
 def test_core_public_functions_are_annotated_and_documented(rel):
     assert _unannotated(os.path.join(CORE, rel)) == []
+
+
+def test_the_repository_passes_ruffs_checks():
+    """ruff.toml's checks (Pyflakes: unused and undefined names, redefinitions; syntax errors)
+    pass on the whole repository (ruff comes with the `test` extra)."""
+    root = os.path.dirname(PKG)
+    out = subprocess.run([sys.executable, "-m", "ruff", "check", "--output-format", "concise", root],
+                         capture_output=True, text=True, cwd=root)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-1000:]

@@ -1187,7 +1187,7 @@ class SolverMuJoCoC(SolverMuJoCo):
     def _observation_tables(self):
         """Newton body -> (world, MuJoCo body) rows, Newton DOF -> (world, MuJoCo DOF) rows."""
         m, n = self.mj_model, self.nworld
-        nb, nv = m.nbody, m.nv
+        nb = m.nbody
         b2n = self.mjc_body_to_newton.numpy()            # (worlds, MuJoCo bodies) -> Newton body
         nbody = self.model.body_count
         body_row = np.full(nbody, -1, np.int64)

@@ -118,7 +118,6 @@ def import_asset(spec, a):
     """An imported asset (step 3) as a piece: Newton's importer with the scene's builder
     defaults, the asset's xform and options; labels become '<asset id>/<name>'."""
     from .sources import cache_dir
-    import os
     newton = _newton()
     b = new_builder(spec)
     apply_shape_cfg(b.default_shape_cfg, a["cfg"])      # overrides applied while importing
