@@ -42,15 +42,6 @@ def env_of(env: object, what: str | None = None) -> Env:
     return env
 
 
-def env_in(sim: Sim, env: Env, what: str | None = None) -> Env:
-    """`env` checked to be an Env handle of `sim`."""
-    what = what or call_name()
-    env = env_of(env, what)
-    if env.sim is not sim:
-        raise GymlikeValueError(f"{what}: env {env.index} belongs to sim {env.sim.id}, not to sim {sim.id}")
-    return env
-
-
 def asset_of(asset: object, what: str | None = None) -> Asset:
     """`asset` checked to be an Asset handle."""
     what = what or call_name()

@@ -1554,9 +1554,3 @@ def _copy_values(src, dst):
                 setattr(dst.opt, name, v)
         except (AttributeError, TypeError):
             pass
-
-
-def _cross(a, b):
-    """Row-wise cross product of (n, 3) arrays (np.cross costs more than this for small n)."""
-    return np.stack([a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1], a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2],
-                     a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]], 1)
