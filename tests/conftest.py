@@ -55,6 +55,18 @@ def pose(x=0.0, y=0.0, z=0.0, q=None):
     return gymapi.Transform(gymapi.Vec3(x, y, z), q or gymapi.Quat())
 
 
+def humanoid_sim(gym, n):
+    """A prepared sim (ground, dt 1/60, 2 substeps) of `n` envs, each holding the project's MJCF
+    humanoid at z 1.4 with every DOF in DOF_MODE_EFFORT."""
+    sim = make_sim(gym, dt=1 / 60, substeps=2)
+    asset = gym.load_asset(sim, ASSETS, "mjcf/humanoid.xml", options(default_dof_drive_mode=gymapi.DOF_MODE_EFFORT))
+    for i in range(n):
+        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
+        gym.create_actor(env, asset, pose(z=1.4), "h", i, 0)
+    gym.prepare_sim(sim)
+    return sim
+
+
 def inertia_box(m, x, y, z):
     return m * (y * y + z * z) / 12, m * (x * x + z * z) / 12, m * (x * x + y * y) / 12
 

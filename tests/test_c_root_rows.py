@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import ASSETS, make_sim, options, pose
-from gymlike import gymapi, gymtorch
+from conftest import humanoid_sim
+from gymlike import gymtorch
 from gymlike.core import mjc
 
 N = 3
@@ -18,13 +18,7 @@ N = 3
 def humanoids(gym):
     """3 humanoids (free root; the torso's COM is off its origin, so the COM velocity and the
     origin's differ) driven by random efforts for 20 frames."""
-    sim = make_sim(gym, dt=1 / 60, substeps=2)
-    o = options(default_dof_drive_mode=gymapi.DOF_MODE_EFFORT)
-    asset = gym.load_asset(sim, ASSETS, "mjcf/humanoid.xml", o)
-    for i in range(N):
-        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
-        gym.create_actor(env, asset, pose(z=1.4), "h", i, 0)
-    gym.prepare_sim(sim)
+    sim = humanoid_sim(gym, N)
     assert mjc.c_step(sim.solver) is not None
     roots = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
     bodies = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))

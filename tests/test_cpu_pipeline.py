@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ASSETS, make_sim, options, pose, write
+from conftest import ASSETS, humanoid_sim, make_sim, options, pose, write
 from gymlike import gymapi
 from gymlike.core import mjc
 
@@ -586,12 +586,7 @@ def test_benchmark_references_replay_the_c_steps(gym, monkeypatch):
     from raw_mujoco import Recorder
     from gymlike import gymtorch
     import torch
-    sim = make_sim(gym, ground=True, dt=1 / 60, substeps=2)
-    asset = gym.load_asset(sim, ASSETS, "mjcf/humanoid.xml", options(default_dof_drive_mode=gymapi.DOF_MODE_EFFORT))
-    for i in range(3):
-        env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 2)
-        gym.create_actor(env, asset, pose(z=1.4), "h", i, 0)
-    gym.prepare_sim(sim)
+    sim = humanoid_sim(gym, 3)
     cs = mjc.c_step(sim.solver)
     assert cs is not None
     gym.simulate(sim)          # (the batch takes the sim's timestep at the first step: record after it)
