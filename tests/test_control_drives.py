@@ -321,7 +321,7 @@ def test_body_speed_cap_limits_a_spinning_blade_physx(gym, tmp_path, driven):
             assert _q(gym, envs[i]) == (0.0, 0.0)
 
 
-def _capped_scene(gym, tmp_path):
+def _capped_scene(gym, tmp_path, engine="physx"):
     """3 envs of three actors: an arm whose COM (0.25 m off its hinge) is capped at 0.5 m/s
     (max_linear_velocity: the arm turns at most 2 rad/s), a blade capped at 3 rad/s, a box
     falling under gravity capped at 1 m/s. Env 0 drives the arm and the blade, env 1 the arm,
@@ -329,7 +329,7 @@ def _capped_scene(gym, tmp_path):
     tmp_path.mkdir()
     write(tmp_path, "arm.urdf", ARM_URDF.format(axis_z=1))
     write(tmp_path, "prop.urdf", PROP_URDF.format(jtype="continuous", extra=""))
-    sim = make_sim(gym, "physx", ground=False, dt=DT, substeps=1)
+    sim = make_sim(gym, engine, ground=False, dt=DT, substeps=1)
     eff = gymapi.DOF_MODE_EFFORT
     arm = gym.load_asset(sim, str(tmp_path), "arm.urdf", options(fix_base_link=True, max_linear_velocity=0.5,
                                                                  default_dof_drive_mode=eff))
@@ -377,6 +377,37 @@ def test_speed_caps_on_rows_equal_the_caps_through_newtons_state_physx(gym, tmp_
     assert b[:2, 1, 7:10].norm(dim=1) == pytest.approx([0.5, 0.5], rel=1e-4)
     assert b[:, 4, 7:10].norm(dim=1) == pytest.approx([1.0] * 3, rel=1e-4)
     assert 1.0 - b[:, 4, 2] == pytest.approx([_capped_travel(1.0, 9.81, t)] * 3, rel=0.01)
+
+
+def test_body_speed_caps_on_flex(gym, tmp_path):
+    """Isaac Gym documents max_linear/angular_velocity for both engines (it marks gyroscopic forces
+    and V-HACD "PhysX only"): on SIM_FLEX, XPBD's bodies keep to the caps too. Each capped body
+    moves at its cap (the arm's COM at 0.5 m/s, the blade at 3 rad/s, the falling box at 1 m/s),
+    the arm's link and base scaled alike, the actors nobody drives untouched."""
+    dofs, bodies = _capped_scene(gym, tmp_path / "flex", "flex")
+    q, v = dofs[:, 0].reshape(3, 2), dofs[:, 1].reshape(3, 2)
+    t = 150 * DT
+    assert v[:2, 0] == pytest.approx([2.0, 2.0], rel=1e-3)
+    assert q[0, 0] == pytest.approx(_capped_travel(2.0, 0.5 / I_ARM, t), rel=0.02)
+    assert v[0, 1] == pytest.approx(3.0, rel=1e-3)
+    assert q[0, 1] == pytest.approx(_capped_travel(3.0, 0.5 / I_PROP, t), rel=0.02)
+    assert q[1:, 1].abs().max() < 1e-4 and q[2].abs().max() < 1e-4
+    b = bodies.reshape(3, 5, 13)          # (arm base, arm, prop base, blade, box) per env
+    assert b[:2, 1, 7:10].norm(dim=1) == pytest.approx([0.5, 0.5], rel=1e-3)
+    assert b[:, 4, 7:10].norm(dim=1) == pytest.approx([1.0] * 3, rel=1e-3)
+    assert 1.0 - b[:, 4, 2] == pytest.approx([_capped_travel(1.0, 9.81, t)] * 3, rel=0.02)
+    # uncapped (Isaac Gym's defaults, 64 rad/s and 1000 m/s) the box falls freely
+    uncapped = _box_fall(gym, "flex", 150)
+    assert uncapped == pytest.approx(9.81 * t, rel=0.01)
+
+
+def _box_fall(gym, engine, frames):
+    sim = make_sim(gym, engine, ground=False, dt=DT, substeps=1)
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, gym.create_box(sim, 0.1, 0.1, 0.1, options()), pose(z=1.0), "box", 0, 0)
+    for _ in range(frames):
+        gym.simulate(sim)
+    return -float(gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_VEL)["vel"]["linear"]["z"][0])
 
 
 def test_body_speed_cap_with_several_solver_calls_per_simulate_physx(gym, tmp_path):

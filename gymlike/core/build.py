@@ -302,7 +302,7 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.joint_friction = False           # set by props.write_dof_props (SIM_PHYSX only)
     sim.attach(dev=d)
 
-    # body speed caps (AssetOptions.max_linear/angular_velocity), applied on SIM_PHYSX
+    # body speed caps (AssetOptions.max_linear/angular_velocity)
     d.body_actor = wp.array(np.repeat(np.arange(n_act), h.actor_nbody).astype(np.int32), dtype=wp.int32, device=dev)
     caps = lambda name: np.concatenate(  # noqa: E731
         [np.full(a.asset.body_count, min(float(getattr(a.asset.options, name)), 1e30), np.float32)
@@ -320,6 +320,9 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.dof_identity = i32(np.arange(num_dofs))
     d.dof_env = i32(h.actor_env[h.dof_actor])
     d.speed_caps = sim.type == SimType.SIM_PHYSX
+    # (AssetOptions documents the caps for both engines, where it marks gyroscopic forces and
+    # V-HACD "PhysX only"; VBD's soft-body sims are left without)
+    d.speed_caps_xpbd = bool(sim.type == SimType.SIM_FLEX and not model.particle_count)
     h.dof_axis_inertia = _dof_axis_inertia(model, h, actors)
     d.dof_axis_inertia = wp.array(h.dof_axis_inertia, dtype=wp.float32, device=dev)
     h.dof_pair_inertia = _dof_pair_inertia(model, h, actors) if sim.type == SimType.SIM_FLEX else h.dof_axis_inertia

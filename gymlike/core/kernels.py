@@ -611,7 +611,8 @@ def body_speed_scale(body_qd: wp.array(dtype=wp.spatial_vector), body_actor: wp.
                      lin_cap: wp.array(dtype=wp.float32), ang_cap: wp.array(dtype=wp.float32),
                      scale: wp.array(dtype=wp.float32)):
     """Per actor, the factor that brings its fastest body under AssetOptions.max_linear_velocity
-    / max_angular_velocity (PhysX caps body speeds; MuJoCo has no such cap). scale starts at 1."""
+    / max_angular_velocity (Isaac Gym caps body speeds on both engines; MuJoCo and XPBD have no
+    such cap). scale starts at 1."""
     b = wp.tid()
     v = body_qd[b]
     s = float(1.0)
@@ -623,6 +624,17 @@ def body_speed_scale(body_qd: wp.array(dtype=wp.spatial_vector), body_actor: wp.
         s = wp.min(s, lin_cap[b] / u)
     if s < 1.0:
         wp.atomic_min(scale, body_actor[b], s)
+
+
+@wp.kernel
+def scale_actor_bodies(body_actor: wp.array(dtype=wp.int32), scale: wp.array(dtype=wp.float32),
+                       body_qd: wp.array(dtype=wp.spatial_vector)):
+    """body_speed_scale's factor where body velocities are the state (XPBD, SIM_FLEX): every body
+    of a capped actor scaled alike, so its joints' relative motion keeps its shape."""
+    b = wp.tid()
+    s = scale[body_actor[b]]
+    if s < 1.0:
+        body_qd[b] = body_qd[b] * s
 
 
 @wp.kernel

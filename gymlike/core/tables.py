@@ -127,6 +127,7 @@ class DeviceTables(Declared):
     passive_forces: bool       # gravity off or damping on some body: the wrench kernel must run (props.py)
     velocity_clamp: bool       # some DOF has a velocity limit (props.py, SIM_PHYSX)
     joint_friction: bool       # some DOF has PhysX joint friction (props.py, SIM_PHYSX)
-    speed_caps: bool           # body speed caps apply (SIM_PHYSX)
+    speed_caps: bool           # body speed caps apply through joint velocities (SIM_PHYSX)
+    speed_caps_xpbd: bool      # body speed caps apply to XPBD's bodies (SIM_FLEX without soft bodies)
     explicit_drives: bool      # some drive stiffness is a per-substep joint force (props.py, SIM_FLEX)
     xpbd_articulated: bool     # SIM_FLEX on XPBD: joint forces as body wrenches (dynamics.XpbdJointForces)
