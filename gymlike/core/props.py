@@ -39,14 +39,14 @@ def scatter(sim: Sim, dst: wp.array, idx: np.ndarray, values: np.ndarray, dtype:
     wp.launch(K.scatter, dim=idx.size, inputs=[src, wi, dst], device=sim.device)
 
 
-def notify(sim: Sim, *flags: str) -> None:
-    """Tell the solver (if one exists) which model properties changed: newton.ModelFlags names."""
-    if sim.solver is not None:
-        newton = _newton()
-        f = 0
-        for name in flags:
-            f |= int(getattr(newton.ModelFlags, name))
-        sim.solver.notify_model_changed(f)  # ModelFlags is an IntEnum: combined flags as int
+def notify(sim: Sim, *flags: str, now: bool = False) -> None:
+    """Tell the solver (if one exists) which model properties changed: newton.ModelFlags names,
+    at the next step unless `now` (Sim.model_changed)."""
+    newton = _newton()
+    f = 0
+    for name in flags:
+        f |= int(getattr(newton.ModelFlags, name))
+    sim.model_changed(f, now)
 
 
 # ---------------------------------------------------------------------------- DOF properties

@@ -224,6 +224,7 @@ class Sim:
         self.timers = {}                 # performance timers handle -> (wall, physics_seconds) at creation
         self._next_timer = 0
         self.destroyed = False
+        self.model_changes = 0           # newton.ModelFlags the solver is told of at the next step (props.notify)
         self._actor_starts = None
         self.listeners = []              # objects with on_simulate() (tensor API)
         # Before the model exists, a write is recorded on the record it changes (targets, props,
@@ -480,6 +481,27 @@ class Sim:
         self._state_sync = None
         for name, part in parts.items():
             setattr(self, name, part)
+        if "solver" in parts:
+            self.model_changes = 0       # (a new solver converted the model as it is)
+
+    def model_changed(self, flags: int, now: bool = False) -> None:
+        """Model properties changed (newton.ModelFlags bits): the solver is told at the next step
+        (Stepper.simulate -> apply_model_changes), all at once. Its response can cost more than
+        the change: tendon, inertia and armature changes recompute MuJoCo's constants of every
+        world (0.15 s at 64 ShadowHand worlds), and domain randomization sets properties env by
+        env (IsaacGymEnvs' ShadowHand: 64 recomputations, 10 s, per re-randomization of 64 envs).
+        What is read before that step comes from Newton's model, written at once. `now`: tell
+        the solver at once, with whatever else is pending."""
+        if self.solver is not None:
+            self.model_changes |= int(flags)
+            if now:
+                self.apply_model_changes()
+
+    def apply_model_changes(self) -> None:
+        """Tell the solver of the model changes since it last heard (one call)."""
+        if self.model_changes and self.solver is not None:
+            flags, self.model_changes = self.model_changes, 0
+            self.solver.notify_model_changed(flags)   # (ModelFlags is an IntEnum: combined flags as int)
 
     def component(self, name: str, make: Callable[[], T]) -> T:
         """The sim's `name` part (contact forces, DOF forces, sensors...: the names of
@@ -561,8 +583,7 @@ class Sim:
         newton = _newton()
         g = self.params.gravity
         self.model.set_gravity((g.x, g.y, g.z))
-        if self.solver is not None:
-            self.solver.notify_model_changed(newton.ModelFlags.MODEL_PROPERTIES)
+        self.model_changed(newton.ModelFlags.MODEL_PROPERTIES, now=True)
 
     def destroy(self) -> None:
         """Mark the sim destroyed and drop its Newton model, solver and states."""

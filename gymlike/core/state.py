@@ -233,7 +233,7 @@ def _move_fixed_roots(sim, actors, idx, q):
         vals.append(np.array(X_p, np.float32))
     if rows:
         P.scatter(sim, sim.model.joint_X_p, rows, np.array(vals, np.float32), wp.transform)
-        P.notify(sim, "JOINT_PROPERTIES")
+        P.notify(sim, "JOINT_PROPERTIES", now=True)
 
 
 # ---------------------------------------------------------------------------- DOFs
@@ -504,7 +504,7 @@ def write_roots(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None,
         from . import mjc
         cs = mjc.c_step(sim.solver)
         if cs is None or not cs.fixed_roots_are_mocap:
-            P.notify(sim, "JOINT_PROPERTIES")
+            P.notify(sim, "JOINT_PROPERTIES", now=True)
     _written(sim, n, host, arts)
 
 

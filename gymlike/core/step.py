@@ -72,6 +72,7 @@ class Stepper:
         """One `simulate` call: sim.params.substeps solver substeps of dt / substeps s each, with the
         pending efforts, targets and wrenches applied, then the NaN guard."""
         sim = self.sim
+        sim.apply_model_changes()            # (property changes since the last step, told at once)
         n_sub = max(1, int(sim.params.substeps))
         h = float(sim.params.dt) / n_sub
         d = sim.dev
