@@ -40,7 +40,7 @@ class _Rollout:
         self.spec = int(S.mjSTATE_CTRL | S.mjSTATE_QFRC_APPLIED | S.mjSTATE_XFRC_APPLIED | S.mjSTATE_EQ_ACTIVE
                         | S.mjSTATE_MOCAP_POS | S.mjSTATE_MOCAP_QUAT)
         # one model when the worlds' per-world values are all the same, else a copy per world
-        same = all((v == v[:1]).all() for v in b._expanded.values())
+        same = all((v == v[:1]).all() for v in (b.expand(k) for k in cs.expanded))
         self.models = [b.get_model(0)] * n if same else [b.get_model(w) for w in range(n)]
         self.nthread = b.nthread
         self.rollout = rollout.Rollout(nthread=self.nthread)

@@ -221,6 +221,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if state is not None:
             b.state[:] = state
         self.batch = b
+        self.expanded = set()             # model fields this batch holds per world (_expand)
         # the rows as one Warp array (a view: no copy), read and written by the row kernels
         self.state_rows = _wp().array(ptr=b.state.ctypes.data, dtype=_wp().float64, shape=b.state.shape,
                                       device="cpu")
@@ -247,6 +248,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.capacity_seen = np.zeros((self.nworld, len(self.capacity_idx)), np.int64)
         self.warn_counts = b.warning[:, :, 1]         # (a view: the batch's warning counters)
         self.warn_total = int(self.warn_counts.sum())
+
+    def _expand(self, name: str) -> np.ndarray:
+        """The batch's per-world values of a model field (Batch.expand), noting that it has them."""
+        self.expanded.add(name)
+        return self.batch.expand(name)
 
     def _mjw(self, name):
         """`mjw_data.<name>` as a (worlds, values) numpy view, kept while the array is the same."""
@@ -374,7 +380,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.friction_rows and "dof_frictionloss" in values:
             # (the friction rows write each step's bounds there, per world: keep what they wrote)
             owned.add("dof_frictionloss")
-            values["dof_frictionloss"] = (self.batch.expand("dof_frictionloss").reshape(n, -1).copy()
+            values["dof_frictionloss"] = (self._expand("dof_frictionloss").reshape(n, -1).copy()
                                           if "dof_frictionloss" in self.per_world_keys
                                           else np.zeros_like(values["dof_frictionloss"]))
         if self.friction_rows and "dof_solimp" in values:
@@ -390,7 +396,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 shared[key] = v[0]
             else:
                 per_world[key] = v
-        remake = set(self.batch._expanded) != set(per_world)
+        remake = self.expanded != set(per_world)
         for key, value in shared.items():
             target, name = (self.template.opt, key[4:]) if key.startswith("opt.") else (self.template, key)
             cur = getattr(target, name)
@@ -405,7 +411,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if remake:
             self._make_batch(self.template, self.batch.state)
         for key, value in per_world.items():
-            cur = self.batch.expand(key)
+            cur = self._expand(key)
             if not np.array_equal(cur.reshape(n, -1), value):
                 cur[...] = value.reshape(cur.shape)
         if frozenset(per_world) != self.per_world_keys:
@@ -704,7 +710,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         keep = []
 
         def field(name, dtype):
-            a = self.batch.expand(name) if name in self.per_world_keys else np.asarray(getattr(m, name))[None]
+            a = self._expand(name) if name in self.per_world_keys else np.asarray(getattr(m, name))[None]
             if a.dtype != np.float64 or not a.flags.c_contiguous:
                 return None
             keep.append(a)
@@ -905,10 +911,10 @@ class SolverMuJoCoC(SolverMuJoCo):
             return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.shape[0], a[0].size), device="cpu")
 
         def per_world(key, value):
-            return self.batch.expand(key) if key in self.per_world_keys else np.asarray(value)[None]
+            return self._expand(key) if key in self.per_world_keys else np.asarray(value)[None]
         hits = wp.zeros(1, dtype=wp.int32, device="cpu")
         qfrc_prev = np.zeros((n, max(1, nv)))
-        loss = self.batch.expand("dof_frictionloss") if self.friction_rows else np.zeros((n, max(1, nv)))
+        loss = self._expand("dof_frictionloss") if self.friction_rows else np.zeros((n, max(1, nv)))
         return dict(frames=joint_rows.frames(self.frame_out, self.qvel0), tree=joint_rows.tree(m, self.row_at),
                     scratch=joint_rows.scratch(n, nv, m.nbody), vmax=f64(vmax), vmax_np=vmax, mu=f64(mu),
                     armature=f64(per_world("dof_armature", m.dof_armature)),
@@ -1251,7 +1257,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         mujoco = self.mujoco
         out = []
         data = mujoco.MjData(self.template)
-        own = copy.copy(self.template) if self.batch._expanded else None    # (a world's parameters go here)
+        own = copy.copy(self.template) if self.expanded else None    # (a world's parameters go here)
         for w in worlds:
             self.batch.get_data(int(w), data)
             model = self.template if own is None else self.batch.get_model(int(w), own)
@@ -1407,8 +1413,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 angular[a:a + (3 if t == J.mjJNT_BALL else 1)] = True
 
         def per_world(name):
-            v = self.batch._expanded.get(name)
-            return np.asarray(getattr(m, name))[None] if v is None else v
+            return self._expand(name) if name in self.expanded else np.asarray(getattr(m, name))[None]
         body_pos, body_ipos, jnt_pos = per_world("body_pos"), per_world("body_ipos"), per_world("jnt_pos")
         bp = np.linalg.norm(body_pos.reshape(len(body_pos), nb, 3), axis=2)
         ip = np.linalg.norm(body_ipos.reshape(len(body_ipos), nb, 3), axis=2)
@@ -1433,7 +1438,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         J = mj.mjtJoint
         nv = m.nv
         C = np.outer(angular, angular).astype(np.float64)
-        if any(k in self.batch._expanded for k in ("body_quat", "jnt_axis")):
+        if self.expanded & {"body_quat", "jnt_axis"}:
             return C
         data = mj.MjData(m)
         data.qpos[:] = m.qpos0
