@@ -163,19 +163,18 @@ class Stepper:
             # body speed caps (Isaac Gym's max_linear/angular_velocity); the C step applies them on
             # MuJoCo's rows (bounds first, exact speeds where a body may reach its caps)
             caps = d.speed_caps and (not on_c or not cstep.cap_speeds(d))
-            if caps:
-                sim.sync_state()
+            if caps or d.speed_caps_xpbd:
+                if caps:
+                    sim.sync_state()
                 d.actor_speed_scale.fill_(1.0)
                 launch(("bspeed", id(s_out)), K().body_speed_scale, d.num_bodies,
                        (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
-                launch(("ascale", id(s_out)), K().scale_actor_velocities, d.num_actors,
-                       (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self.clamped))
-            elif d.speed_caps_xpbd:       # (XPBD: the bodies are the state, joint_qd is stale)
-                d.actor_speed_scale.fill_(1.0)
-                launch(("bspeed", id(s_out)), K().body_speed_scale, d.num_bodies,
-                       (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
-                launch(("bscale", id(s_out)), K().scale_actor_bodies, d.num_bodies,
-                       (d.body_actor, d.actor_speed_scale, s_out.body_qd))
+                if caps:
+                    launch(("ascale", id(s_out)), K().scale_actor_velocities, d.num_actors,
+                           (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self.clamped))
+                else:                     # (XPBD: the bodies are the state, joint_qd is stale)
+                    launch(("bscale", id(s_out)), K().scale_actor_bodies, d.num_bodies,
+                           (d.body_actor, d.actor_speed_scale, s_out.body_qd))
             if caps and on_c and self.flag(self.clamped):
                 # the same scale on MuJoCo's rows of the capped actors (velocities are linear in
                 # the joint velocities), and their bodies follow Newton's scaled joint velocities
