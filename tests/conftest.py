@@ -67,6 +67,19 @@ def humanoid_sim(gym, n):
     return sim
 
 
+def simulate_random_efforts(gym, sim, frames, scale, seed):
+    """`frames` simulate calls, each after a uniform random effort in [-scale, scale] on every DOF
+    of the sim (DOF actuation force tensor; torch generator seeded with `seed`)."""
+    import torch
+    from gymlike import gymtorch
+    gen = torch.Generator().manual_seed(seed)
+    n = gym.get_sim_dof_count(sim)
+    for _ in range(frames):
+        f = (torch.rand(n, generator=gen) * 2 - 1) * scale
+        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
+        gym.simulate(sim)
+
+
 def inertia_box(m, x, y, z):
     return m * (y * y + z * z) / 12, m * (x * x + z * z) / 12, m * (x * x + y * y) / 12
 

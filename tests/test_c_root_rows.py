@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import humanoid_sim
+from conftest import humanoid_sim, simulate_random_efforts
 from gymlike import gymtorch
 from gymlike.core import mjc
 
@@ -22,12 +22,7 @@ def humanoids(gym):
     assert mjc.c_step(sim.solver) is not None
     roots = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
     bodies = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))
-    gen = torch.Generator().manual_seed(1)
-    ndof = gym.get_sim_dof_count(sim)
-    for _ in range(20):
-        f = (torch.rand(ndof, generator=gen) * 2 - 1) * 40.0
-        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
-        gym.simulate(sim)
+    simulate_random_efforts(gym, sim, 20, 40.0, seed=1)
     return sim, roots, bodies
 
 

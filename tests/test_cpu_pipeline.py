@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ASSETS, humanoid_sim, make_sim, options, pose, write
+from conftest import ASSETS, humanoid_sim, make_sim, options, pose, simulate_random_efforts, write
 from gymlike import gymapi
 from gymlike.core import mjc
 
@@ -584,20 +584,13 @@ def test_benchmark_references_replay_the_c_steps(gym, monkeypatch):
     monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", "mujoco-c")
     sys.path.insert(0, os.path.join(os.path.dirname(TESTS), "benchmarks"))
     from raw_mujoco import Recorder
-    from gymlike import gymtorch
-    import torch
     sim = humanoid_sim(gym, 3)
     cs = mjc.c_step(sim.solver)
     assert cs is not None
     gym.simulate(sim)          # (the batch takes the sim's timestep at the first step: record after it)
     rec = Recorder(cs)
     rec.recording = True
-    gen = torch.Generator().manual_seed(0)
-    n = gym.get_sim_dof_count(sim)
-    for _ in range(6):
-        forces = (torch.rand(n, generator=gen) * 2 - 1) * 20
-        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(forces))
-        gym.simulate(sim)
+    simulate_random_efforts(gym, sim, 6, 20.0, seed=0)
     rec.recording = False
     assert [r[3] for r in rec.records] == [2] * 6            # (one batch call of both substeps each)
     assert rec.replay_whole() > 0 and rec.replay() > 0
