@@ -86,14 +86,14 @@ ASSETS = [
     dict(path="urdf/box.urdf", kind="urdf", floating=True, pos=(0, 0, 0.5), bodies=1, dofs=6, mass=1.0),
     dict(path="urdf/pendulum.urdf", kind="urdf", floating=False, pos=(0, 0, 2.0), bodies=2, dofs=1, mass=2.0),
     dict(path="urdf/arm7/arm7.urdf", kind="urdf", floating=False, pos=(0, 0, 0.0), bodies=11, dofs=9, mass=20.0),
-    dict(path="urdf/quadruped/quadruped.urdf", kind="urdf", floating=True, pos=(0, 0, 0.45), bodies=17, dofs=18, mass=14.8,
-         pose={"HFE": 0.7, "KFE": -1.4}),
-    dict(path="urdf/mesh_objects/mesh_box.urdf", kind="urdf", floating=True, pos=(0, 0, 0.3), bodies=1, dofs=6, mass=0.5,
-         shapes=2),
-    dict(path="urdf/mesh_objects/mesh_tetra.urdf", kind="urdf", floating=True, pos=(0, 0, 0.3), bodies=1, dofs=6, mass=0.2,
-         shapes=2),
-    dict(path="urdf/mesh_objects/missing_mesh.urdf", kind="urdf", floating=True, pos=(0, 0, 0.3), bodies=1, dofs=6, mass=1.0,
-         shapes=0, expect_missing_mesh=True),
+    dict(path="urdf/quadruped/quadruped.urdf", kind="urdf", floating=True, pos=(0, 0, 0.45), bodies=17, dofs=18,
+         mass=14.8, pose={"HFE": 0.7, "KFE": -1.4}),
+    dict(path="urdf/mesh_objects/mesh_box.urdf", kind="urdf", floating=True, pos=(0, 0, 0.3), bodies=1, dofs=6,
+         mass=0.5, shapes=2),
+    dict(path="urdf/mesh_objects/mesh_tetra.urdf", kind="urdf", floating=True, pos=(0, 0, 0.3), bodies=1, dofs=6,
+         mass=0.2, shapes=2),
+    dict(path="urdf/mesh_objects/missing_mesh.urdf", kind="urdf", floating=True, pos=(0, 0, 0.3), bodies=1, dofs=6,
+         mass=1.0, shapes=0, expect_missing_mesh=True),
     dict(path="mjcf/cartpole.xml", kind="mjcf", floating=None, pos=(0, 0, 2.0), bodies=3, dofs=2, mass=3.1),
     dict(path="mjcf/box.xml", kind="mjcf", floating=None, pos=(0, 0, 0.4), bodies=1, dofs=6, mass=1.0),
     dict(path="mjcf/nv_ant.xml", kind="mjcf", floating=None, pos=(0, 0, 0.0), bodies=9, dofs=14, mass=0.91088),
@@ -210,7 +210,8 @@ def validate(spec):
     name = spec["path"]
     check(b.body_count == spec["bodies"], "%s: %d bodies (expected %d)" % (name, b.body_count, spec["bodies"]))
     check(b.joint_dof_count == spec["dofs"], "%s: %d DOFs (expected %d)" % (name, b.joint_dof_count, spec["dofs"]))
-    check(abs(mass - spec["mass"]) < 1e-3 * max(1.0, spec["mass"]), "%s: total mass %.4f kg (expected %.4f)" % (name, mass, spec["mass"]))
+    check(abs(mass - spec["mass"]) < 1e-3 * max(1.0, spec["mass"]),
+          "%s: total mass %.4f kg (expected %.4f)" % (name, mass, spec["mass"]))
     if "shapes" in spec:
         n_sh = b.shape_count - 1
         check(n_sh == spec["shapes"], "%s: %d shapes (expected %d)" % (name, n_sh, spec["shapes"]))
@@ -304,7 +305,8 @@ def cartpole_oracle():
         finite, _, hist = simulate(model, q0, qd0, seconds=1.0, dt=dt, record=slice(0, 2))
         err = float(np.abs(hist - ref).max()) if finite else float("inf")
         print("    q(1 s) Newton SolverMuJoCo (%s): %s" % (label, np.round(hist[-1], 5)))
-        check(err < 1e-4, "cartpole: 1 s free trajectory, max |q_newton(%s) - q_mujoco(xml)| = %.2e < 1e-4" % (label, err))
+        check(err < 1e-4,
+              "cartpole: 1 s free trajectory, max |q_newton(%s) - q_mujoco(xml)| = %.2e < 1e-4" % (label, err))
 
 
 def pendulum_period():
@@ -325,8 +327,10 @@ def pendulum_period():
     L, g, m, r = 1.0, 9.81, 1.0, 0.02
     t_ideal = 2 * math.pi * math.sqrt(L / g)
     t_phys = 2 * math.pi * math.sqrt((m * L * L + 0.4 * m * r * r) / (m * g * L)) * (1 + amp * amp / 16)
-    print("    measured %.4f s   2*pi*sqrt(L/g) = %.4f s   physical-pendulum prediction %.4f s" % (period, t_ideal, t_phys))
-    check(abs(period - t_phys) / t_phys < 5e-3, "pendulum: period within 0.5%% of prediction (%.3f%%)" % (100 * abs(period - t_phys) / t_phys))
+    print("    measured %.4f s   2*pi*sqrt(L/g) = %.4f s   physical-pendulum prediction %.4f s"
+          % (period, t_ideal, t_phys))
+    check(abs(period - t_phys) / t_phys < 5e-3,
+          "pendulum: period within 0.5%% of prediction (%.3f%%)" % (100 * abs(period - t_phys) / t_phys))
 
 
 def quadruped_stand_height():
@@ -358,7 +362,8 @@ def arm_reach():
     shoulder = bq[labels.index("arm7/link2"), :3]
     hand = bq[labels.index("arm7/hand"), :3]
     reach = float(np.linalg.norm(hand - shoulder))
-    print("    shoulder %s  flange/hand origin %s  shoulder->flange %.3f m" % (np.round(shoulder, 3), np.round(hand, 3), reach))
+    print("    shoulder %s  flange/hand origin %s  shoulder->flange %.3f m"
+          % (np.round(shoulder, 3), np.round(hand, 3), reach))
     check(0.75 <= reach <= 0.95, "arm7: shoulder-to-flange reach %.3f m ~ 0.85 m" % reach)
 
 
@@ -375,7 +380,8 @@ def package_uri_check():
         b.add_urdf(path, floating=True, **urdf_kwargs(path))
     msgs = [str(w.message) for w in caught if issubclass(w.category, newton.NewtonWarning)]
     visual = [s for s in range(b.shape_count) if not (b.shape_flags[s] & int(newton.ShapeFlags.COLLIDE_SHAPES))]
-    check(not msgs and len(visual) == 1, "mesh_box.urdf: package:// visual mesh resolved (%d visual shape, warnings=%s)" % (len(visual), msgs))
+    check(not msgs and len(visual) == 1,
+          "mesh_box.urdf: package:// visual mesh resolved (%d visual shape, warnings=%s)" % (len(visual), msgs))
     if visual:
         src = b.shape_source[visual[0]]
         nv = len(src.vertices) if src is not None else 0

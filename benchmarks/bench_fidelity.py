@@ -115,8 +115,8 @@ def main():
     gym = gymapi.acquire_gym()
     pipeline = os.environ.get("GYMLIKE_CPU_PIPELINE", "") or "mujoco-c"
     print(f"biped, zero actions, explicit PD at 1 kHz, {args.n} bipeds, {args.seconds} s, pipeline {pipeline}")
-    print("| case | upright | ankle torques at limit (2nd half) | max |tau| / limit (2nd half) | touching foot contacts "
-          "per biped (min / max) | wall s |")
+    print("| case | upright | ankle torques at limit (2nd half) | max |tau| / limit (2nd half) "
+          "| touching foot contacts per biped (min / max) | wall s |")
     print("|---|---|---|---|---|---|")
     for case in ("dropped", "hung"):
         r = biped_zero_actions(gym, args.n, args.seconds, hung=case == "hung")

@@ -48,7 +48,8 @@ class Timers:
 
 
 TENSOR_CALLS = [n for n in dir(type(__import__("gymlike.gymapi", fromlist=["Gym"]).Gym))
-                if n.startswith(("refresh_", "set_dof_", "set_actor_root", "set_rigid_body_state", "apply_rigid_body_force"))]
+                if n.startswith(("refresh_", "set_dof_", "set_actor_root", "set_rigid_body_state",
+                                 "apply_rigid_body_force"))]
 
 
 def bench(task_name, num_envs, steps, warmup, profile=True):
@@ -92,7 +93,8 @@ def main():
     ap.add_argument("--steps", type=int, default=100)
     ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--no-profile", action="store_true")
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "bench_tasks.json"))
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                                                  "bench_tasks.json"))
     args = ap.parse_args()
     rows = []
     print(f"{'task':<12} {'envs':>5} {'env-steps/s':>12} {'ms/step':>8} {'physics':>8} {'obs/rew':>8} {'gymlike':>8}")

@@ -101,7 +101,8 @@ class Recorder(_Rollout):
         if not self.records:
             return 0.0
         x0, _, w0, _ = self.records[0]
-        u = np.ascontiguousarray(np.concatenate([np.repeat(u[:, None], nstep, 1) for _, u, _, nstep in self.records], 1))
+        u = np.ascontiguousarray(np.concatenate([np.repeat(u[:, None], nstep, 1)
+                                                 for _, u, _, nstep in self.records], 1))
         out = self.whole = np.zeros((len(x0), u.shape[1], x0.shape[1]))     # (kept: every step's state)
         t0 = time.perf_counter()
         self.rollout.rollout(self.models, self.datas, np.ascontiguousarray(x0), u, control_spec=self.spec,

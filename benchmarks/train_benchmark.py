@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("task")
-    ap.add_argument("--minutes", type=float, default=None, help="wall-time budget (default: 5 for Cartpole, 15 otherwise)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="wall-time budget (default: 5 for Cartpole, 15 otherwise)")
     ap.add_argument("--num-envs", type=int, default=None)
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results"))
@@ -44,7 +45,8 @@ def main():
     t_created = time.perf_counter() - T_PROCESS
     solved = train_cfg.get("solved", {})
     budget = minutes * 60.0 - t_created
-    print(f"{args.task}: {task.num_envs} envs, created in {t_created:.1f} s; training for up to {budget:.0f} s", flush=True)
+    print(f"{args.task}: {task.num_envs} envs, created in {t_created:.1f} s; training for up to {budget:.0f} s",
+          flush=True)
     runner, hist = train_rsl_rl(task, train_cfg, run_dir=None, max_iterations=10 ** 9, progress=False,
                                 stop_reward=solved.get("mean_reward"), stop_length=solved.get("mean_length"),
                                 max_time=budget, log_every=25,
@@ -62,11 +64,13 @@ def main():
     for r in hist.rows:
         m = int((r["time"] + t_created) // 60)
         marks[m] = (r["mean_reward"], r["mean_length"], r["steps"])
-    summary["per_minute"] = {str(k): dict(mean_reward=v[0], mean_length=v[1], env_steps=v[2]) for k, v in sorted(marks.items())}
+    summary["per_minute"] = {str(k): dict(mean_reward=v[0], mean_length=v[1], env_steps=v[2])
+                             for k, v in sorted(marks.items())}
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, f"{args.task}_curve.json"), "w", encoding="utf-8") as f:
         json.dump(dict(summary=summary, history=hist.rows), f, indent=1)
-    hist.plot(os.path.join(args.out, f"{args.task}_curve.png"), f"{args.task}: rsl_rl PPO on gymlike, {task.num_envs} envs, 2-core CPU")
+    hist.plot(os.path.join(args.out, f"{args.task}_curve.png"),
+              f"{args.task}: rsl_rl PPO on gymlike, {task.num_envs} envs, 2-core CPU")
     print(json.dumps(summary, indent=1))
 
 

@@ -142,7 +142,8 @@ def main():
     ap.add_argument("root", help="an IsaacGymEnvs checkout (the folder holding isaacgymenvs/) or a legged_gym one")
     ap.add_argument("task")
     ap.add_argument("--envs", type=int, default=None, help="env count (default: the task's own config)")
-    ap.add_argument("--max-steps", type=float, default=None, help="stop after the iteration reaching this many env steps")
+    ap.add_argument("--max-steps", type=float, default=None,
+                    help="stop after the iteration reaching this many env steps")
     ap.add_argument("--minutes", type=float, default=None, help="stop after this wall time")
     ap.add_argument("--name", default=None, help="experiment name (default: <task>_<envs>)")
     args = ap.parse_args()

@@ -80,7 +80,8 @@ for level in range(args.levels):
             x = (i - 0.5 * (n - 1)) * 2.0 * (radius + gap)
             y = (j - 0.5 * (n - 1)) * 2.0 * (radius + gap)
             slots.append((level, x, y, z))
-print(f"{args.num_envs} envs x {len(slots)} balls = {args.num_envs * len(slots)} balls, filter mode '{args.filter_mode}'")
+print(f"{args.num_envs} envs x {len(slots)} balls = {args.num_envs * len(slots)} balls, "
+      f"filter mode '{args.filter_mode}'")
 
 
 def ball_filter(level):

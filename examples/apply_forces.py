@@ -68,7 +68,8 @@ for i in range(args.num_envs):
     env = gym.create_env(sim, gymapi.Vec3(-spacing, -spacing, 0.0), gymapi.Vec3(spacing, spacing, spacing), per_row)
     boxes.append(gym.create_actor(env, box, gymapi.Transform(gymapi.Vec3(0.0, 0.0, 1.0)), "box", i, 0))
     envs.append(env)
-gym.viewer_camera_look_at(viewer, None, gymapi.Vec3(-2.0, -2.0, 3.0), gymapi.Vec3(spacing * per_row / 2, spacing * per_row / 2, 0.5))
+gym.viewer_camera_look_at(viewer, None, gymapi.Vec3(-2.0, -2.0, 3.0),
+                          gymapi.Vec3(spacing * per_row / 2, spacing * per_row / 2, 0.5))
 
 gym.prepare_sim(sim)
 body_states = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim))   # (num_bodies, 13)

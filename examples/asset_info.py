@@ -80,13 +80,15 @@ def print_asset_info(path):
         kind = gym.get_dof_type_string(gym.get_asset_dof_type(asset, i))
         p = props[i]
         limits = f"[{fmt(p['lower'])}, {fmt(p['upper'])}]" if p["hasLimits"] else "unlimited"
-        print(f"  {i:2d} {dof:<20s} {kind:<11s} limits {limits:<20s} drive {DRIVE_MODES.get(int(p['driveMode']), '?'):<6s} "
+        print(f"  {i:2d} {dof:<20s} {kind:<11s} limits {limits:<20s} "
+              f"drive {DRIVE_MODES.get(int(p['driveMode']), '?'):<6s} "
               f"stiffness {fmt(p['stiffness'])} damping {fmt(p['damping'])} velocity {fmt(p['velocity'])} "
               f"effort {fmt(p['effort'])} friction {fmt(p['friction'])} armature {fmt(p['armature'])}")
 
     print("Shapes:")
     for i, sp in enumerate(gym.get_asset_rigid_shape_properties(asset)):
-        print(f"  {i:2d} friction {fmt(sp.friction)} rolling {fmt(sp.rolling_friction)} torsion {fmt(sp.torsion_friction)} "
+        print(f"  {i:2d} friction {fmt(sp.friction)} rolling {fmt(sp.rolling_friction)} "
+              f"torsion {fmt(sp.torsion_friction)} "
               f"restitution {fmt(sp.restitution)} thickness {fmt(sp.thickness)} filter {sp.filter}")
 
     # body masses and inertias are actor properties in Isaac Gym: make one actor to read them

@@ -153,11 +153,13 @@ for dof in (SLIDER, POLE):
     results.append(report("POS", dof, "position", float(targets[dof]), float(s["pos"][dof]), 0.02 * abs(targets[dof])))
 s = gym.get_actor_dof_states(envs[1], actors[1], gymapi.STATE_ALL)
 for dof in ((SLIDER,) if FLEX else (SLIDER, POLE)):
-    results.append(report("VEL", dof, "velocity", float(VEL_TARGETS[dof]), float(s["vel"][dof]), 0.05 * VEL_TARGETS[dof]))
+    results.append(report("VEL", dof, "velocity", float(VEL_TARGETS[dof]), float(s["vel"][dof]),
+                          0.05 * VEL_TARGETS[dof]))
 # the cart + upright pole (1.1 kg) accelerates at F / m
 slider_handle = gym.find_actor_dof_handle(envs[2], actors[2], "slider_to_cart")
 expected = CART_FORCE / 1.1 * t
-results.append(report("EFFORT", SLIDER, "velocity", expected, gym.get_dof_velocity(envs[2], slider_handle), 0.05 * expected))
+results.append(report("EFFORT", SLIDER, "velocity", expected, gym.get_dof_velocity(envs[2], slider_handle),
+                      0.05 * expected))
 # a free pole released near upright falls past horizontal (|q| > pi/2)
 ok = pole_max_swing > math.pi / 2
 print(f"RESULT NONE   {dof_names[POLE]:15s} max |q|  above   {math.pi / 2:8.4f} got {pole_max_swing:8.4f} "

@@ -61,5 +61,6 @@ for i, env in enumerate(envs):
     pole = gym.get_actor_dof_states(env, 0, gymapi.STATE_POS)["pos"][1]
     torso = gym.get_actor_rigid_body_states(env, 1, gymapi.STATE_POS)["pose"]["p"][0]
     ball_z = gym.get_actor_rigid_body_states(env, 2, gymapi.STATE_POS)["pose"]["p"]["z"][0]
-    print(f"env {i}: pole angle {pole:+.3f} rad, ant torso z {torso['z']:.3f} m, ball z {ball_z:.3f} m (resting at 0.1)")
+    print(f"env {i}: pole angle {pole:+.3f} rad, ant torso z {torso['z']:.3f} m, ball z {ball_z:.3f} m "
+          "(resting at 0.1)")
 gym.destroy_sim(sim)

@@ -4,8 +4,9 @@ Every env holds one ant whose DOFs are in DOF_MODE_NONE (no drives: a ragdoll). 
 in one extra env of their own, in collision group -1, so they collide with every env (as in
 Isaac Gym's projectiles example); a few are parked on the ground beside each ant. Every
 --fire_every frames (and on SPACE) the next ball beside every ant is launched from a point next
-to it, aimed (with a ballistic correction) at the ant's torso. Rigid body states of the whole sim can be saved (S) and restored (R) at any time with
-get_sim_rigid_body_states / set_sim_rigid_body_states; ESC quits.
+to it, aimed (with a ballistic correction) at the ant's torso. Rigid body states of the whole
+sim can be saved (S) and restored (R) at any time with get_sim_rigid_body_states /
+set_sim_rigid_body_states; ESC quits.
 
 Shows: DOF properties (DOF_MODE_NONE), collision group -1 actors of their own env hitting every
 env, env frames (get_env_origin), set_actor_rigid_body_states to launch actors, whole-sim state

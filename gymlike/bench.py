@@ -70,7 +70,8 @@ def run(argv=None, out=sys.stdout):
     coll_s = timing.get("collide", 0.0)
     other = max(0.0, t_run - solver_s - coll_s)
     solver_name = type(core.solver).__name__
-    print(f"scene '{scene.name}' ({args.scene}): {W} world{'s' * (W != 1)} x {scene.actors_per_world} actor{'s' * (scene.actors_per_world != 1)}, "
+    print(f"scene '{scene.name}' ({args.scene}): {W} world{'s' * (W != 1)} x {scene.actors_per_world} "
+          f"actor{'s' * (scene.actors_per_world != 1)}, "
           f"{scene.bodies_per_world} bodies and {scene.dofs_per_world} DOFs per world, engine {scene.engine} "
           f"({solver_name}), dt {scene.dt:g} s x {scene.substeps} substeps, device {scene.device}", file=out)
     if scene.unsupported_features:

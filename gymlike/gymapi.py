@@ -60,7 +60,8 @@ class Gym:
 
     # ================================================================== sims
     def create_sim(self, compute_device=0, graphics_device=0, type=_enums.SimType.SIM_FLEX, params=None):
-        """Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX (Isaac Gym's default type) -> Newton XPBD (VBD with soft bodies or cloth)."""
+        ("Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX (Isaac Gym's default type) -> "
+         "Newton XPBD (VBD with soft bodies or cloth).")
         return Sim(self, compute_device, graphics_device, type, params if params is not None else SimParams())
 
     def destroy_sim(self, sim):
@@ -629,12 +630,14 @@ class Gym:
         from .core import tensors as T
         return T.api(_h.sim_of(sim)).set_bodies(states)
 
-    def apply_rigid_body_force_tensors(self, sim, forceTensor=None, torqueTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
+    def apply_rigid_body_force_tensors(self, sim, forceTensor=None, torqueTensor=None,
+                                       space=_enums.CoordinateSpace.ENV_SPACE):
         """Add (num_bodies, 3) forces and/or torques at the COMs for the next simulate."""
         from .core import tensors as T
         return T.api(_h.sim_of(sim)).apply_forces(forceTensor, torqueTensor, None, space)
 
-    def apply_rigid_body_force_at_pos_tensors(self, sim, forceTensor, posTensor=None, space=_enums.CoordinateSpace.ENV_SPACE):
+    def apply_rigid_body_force_at_pos_tensors(self, sim, forceTensor, posTensor=None,
+                                              space=_enums.CoordinateSpace.ENV_SPACE):
         """Add forces applied at positions (at the COMs when posTensor is None) for the next simulate."""
         from .core import tensors as T
         return T.api(_h.sim_of(sim)).apply_forces(forceTensor, None, posTensor, space)
@@ -1173,7 +1176,8 @@ class Gym:
         from .core import terrain
         terrain.add_triangle_mesh(_h.sim_of(sim), vertices, triangles, params)
 
-    # ================================================================== attractors and performance timers (core/attractors.py)
+    # ================================================================== attractors and performance timers
+    # (core/attractors.py)
     def create_performance_timers(self, sim):
         """Timers measure wall time from their creation; physics_sim is the time spent in simulate."""
         return _h.sim_of(sim).create_timers()
@@ -1244,7 +1248,8 @@ class Gym:
         return _register(sim, create_soft_asset(s, body, options, "tet_grid"))
 
     def create_cloth_grid(self, sim, width, length, spacing_x, spacing_y, options=None):
-        """A cloth of width x length particles in the asset's x-y plane (Newton triangles with its default stiffness)."""
+        ("A cloth of width x length particles in the asset's x-y plane "
+         "(Newton triangles with its default stiffness).")
         what = call_name()
         s = _h.sim_of(sim, what)
         _D().refuse_physx(s, what)
@@ -1259,7 +1264,8 @@ class Gym:
         return [copy.deepcopy(m) for m in _D().materials_of(_h.actor_of(env, actor))]
 
     def set_actor_soft_materials(self, env, actor, materials):
-        """Young's modulus, Poisson ratio and damping of each soft body of the actor (Newton's tet mu, lambda, k_damp)."""
+        ("Young's modulus, Poisson ratio and damping of each soft body of the actor "
+         "(Newton's tet mu, lambda, k_damp).")
         return _D().set_actor_materials(_h.actor_of(env, actor), materials)
 
     def get_sim_tetrahedra_count(self, sim):
@@ -1302,7 +1308,8 @@ class Gym:
         return True
 
     def get_soft_contacts(self, sim):
-        """Particle-shape contacts of the last substep (particleIndices.x: the particle; bodyIndex: -1 for the ground)."""
+        ("Particle-shape contacts of the last substep "
+         "(particleIndices.x: the particle; bodyIndex: -1 for the ground).")
         what = call_name()
         return _D().of(_h.sim_of(sim, what), what).soft_contacts()
 

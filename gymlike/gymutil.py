@@ -368,7 +368,8 @@ def parse_sim_params(args, cfg=None, sim_params=None):
     if sim_params is None:
         sim_params = gymapi.SimParams()
     elif not isinstance(sim_params, gymapi.SimParams):
-        raise GymlikeTypeError(f"parse_sim_params: sim_params must be gymapi.SimParams, got {type(sim_params).__name__}")
+        raise GymlikeTypeError(f"parse_sim_params: sim_params must be gymapi.SimParams, "
+                               f"got {type(sim_params).__name__}")
     engine = getattr(args, "physics_engine", gymapi.SIM_PHYSX)
     sim_params.use_gpu_pipeline = bool(getattr(args, "use_gpu_pipeline", False))
     if engine == gymapi.SIM_PHYSX:

@@ -104,7 +104,8 @@ def _shapes(loaded):
         if b0 <= body[i] < b0 + nb and s.model.shape_flags.numpy()[i] & 3:     # visible or colliding
             src = m.shape_source[i]
             verts = np.asarray(src.vertices, np.float64) if hasattr(src, "vertices") else None
-            out.append((int(body[i] - b0), int(types[i]), tuple(map(float, scales[i])), tuple(map(float, xforms[i])), verts))
+            out.append((int(body[i] - b0), int(types[i]), tuple(map(float, scales[i])), tuple(map(float, xforms[i])),
+                        verts))
     return tuple(out)
 
 
@@ -250,7 +251,8 @@ def scene_to_raster(scene, *, world=0, height=64, width=64, extent=None):
             extent = (-1.0, 1.0, -1.0, 1.0)
     x0, x1, y0, y1 = (float(v) for v in extent)
     if not (x1 > x0 and y1 > y0):
-        raise GymlikeValueError(f"scene_to_raster: extent must be (xmin, xmax, ymin, ymax) with max > min, got {extent!r}")
+        raise GymlikeValueError(f"scene_to_raster: extent must be (xmin, xmax, ymin, ymax) with max > min, "
+                                f"got {extent!r}")
     xs = x0 + (np.arange(width) + 0.5) * (x1 - x0) / width
     ys = y1 - (np.arange(height) + 0.5) * (y1 - y0) / height
     X, Y = np.meshgrid(xs, ys)
@@ -311,7 +313,8 @@ def relation(frame, b1, b2, rel, world=0):
         return bool(p1[:, 2].min() >= p2[:, 2].max() - TOUCH_TOLERANCE)
     if rel == "below":
         return bool(p1[:, 2].max() <= p2[:, 2].min() + TOUCH_TOLERANCE)
-    touch = any(_near(a, b, TOUCH_TOLERANCE) for a in _body_hulls(frame, b1, world) for b in _body_hulls(frame, b2, world))
+    touch = any(_near(a, b, TOUCH_TOLERANCE) for a in _body_hulls(frame, b1, world)
+                for b in _body_hulls(frame, b2, world))
     return touch if rel == "touching" else not touch
 
 
@@ -354,7 +357,8 @@ def _occludes(frame, body_doc, margin):
         if s["type"] not in kinds:
             continue
         size = {"box": (s.get("hx"), s.get("hy"), s.get("hz")), "sphere": (s.get("radius"), 0, 0),
-                "ellipsoid": (s.get("a"), s.get("b"), s.get("c"))}.get(s["type"], (s.get("radius"), s.get("half_height"), 0))
+                "ellipsoid": (s.get("a"), s.get("b"), s.get("c"))}.get(s["type"],
+                                                                       (s.get("radius"), s.get("half_height"), 0))
         local = _local_points(kinds[s["type"]], size, None)
         mine.append(_place(_place(local, s["transform"]), X))
     others = [p for _, p in _world_points(frame, 0)]

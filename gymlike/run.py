@@ -77,7 +77,8 @@ def parse_key_events(spec):
         name = key.strip().upper()
         name = name if name.startswith("KEY_") else "KEY_" + name
         if name not in KeyboardInput.__members__:
-            raise UsageError(f"--keys: unknown key {key!r} (expected a gymapi.KeyboardInput name such as R or KEY_SPACE)")
+            raise UsageError(f"--keys: unknown key {key!r} (expected a gymapi.KeyboardInput name such as R "
+                             "or KEY_SPACE)")
         events.setdefault(frame, []).append(KeyboardInput[name])
     return events
 

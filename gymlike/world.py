@@ -158,7 +158,8 @@ class SceneWorld(FuncWorld[dict, "torch.Tensor", "torch.device", "torch.dtype", 
     def _check(self, state, what):
         import torch
         if not isinstance(state, dict) or any(k not in state for k in STATE_KEYS):
-            raise GymlikeTypeError(f"{what}: state must be a dict with {', '.join(STATE_KEYS)} (from initial/step/reset)")
+            raise GymlikeTypeError(f"{what}: state must be a dict with {', '.join(STATE_KEYS)} "
+                                   "(from initial/step/reset)")
         n, a, d = self.batch_size, self.num_actors, self.num_dofs
         for k, shp in (("root_state", (n, a, 13)), ("dof_pos", (n, d)), ("dof_vel", (n, d)), ("dof_targets", (n, d)),
                        ("time", (n,)), ("steps", (n,))):
@@ -239,7 +240,8 @@ class SceneWorld(FuncWorld[dict, "torch.Tensor", "torch.device", "torch.dtype", 
         n, dev = self.batch_size, self.device
         state = dict(root_state=self._root0.clone(), dof_pos=self._dof0[..., 0] + self._noise(seed),
                      dof_vel=self._dof0[..., 1].clone(), dof_targets=self._tgt0.clone(),
-                     time=torch.zeros(n, dtype=torch.float64, device=dev), steps=torch.zeros(n, dtype=torch.int64, device=dev))
+                     time=torch.zeros(n, dtype=torch.float64, device=dev),
+                     steps=torch.zeros(n, dtype=torch.int64, device=dev))
         self._write(state)
         return self._hand_out(state)
 

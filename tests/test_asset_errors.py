@@ -42,7 +42,8 @@ nest = "".join(f'<body name="b{i}"><joint type="hinge"/><geom size="0.05"/>' for
 # (file, text, error, line, element, phrase)
 CASES = [
     ("empty.urdf", robot(""), AssetParseError, 2, '<robot name="r">', "no <link>"),   # was StopIteration
-    ("mjcf.urdf", '<mujoco>\n<worldbody/></mujoco>', AssetParseError, 1, "<mujoco>", "must be <robot>"),  # StopIteration
+    ("mjcf.urdf", '<mujoco>\n<worldbody/></mujoco>', AssetParseError, 1, "<mujoco>",
+     "must be <robot>"),                                                    # StopIteration
     ("chain.urdf", robot("".join(chain)), AssetParseError, 3, '<link name="l500">', "more than 500 bodies deep"),
     ("garbage_mesh.urdf", robot(link("a", geom='<mesh filename="garbage.stl"/>')), AssetParseError, 3, "<mesh>",
      "not a valid STL"),                                                    # was ModuleNotFoundError
@@ -80,7 +81,8 @@ CASES = [
      ">= 0"),
     ("mj_neg_inertia.xml", mjcf('<body><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="-1 1 1"/></body>'),
      AssetParseError, 3, "<inertial>", ">= 0"),                            # LinAlgError at prepare_sim
-    ("mj_nested.xml", mjcf(nest), AssetParseError, 3, '<body name="b500">', "more than 500 bodies deep"),  # RecursionError
+    ("mj_nested.xml", mjcf(nest), AssetParseError, 3, '<body name="b500">',
+     "more than 500 bodies deep"),                                          # RecursionError
     ("mj_mesh_ref.xml", mjcf('<body><freejoint/><geom type="mesh" mesh="zz"/></body>'), AssetParseError, 3,
      "<geom>", "mesh 'zz' is not defined"),
     ("mj_garbage_mesh.xml", mjcf('<body><freejoint/><geom type="mesh" mesh="g"/></body>',

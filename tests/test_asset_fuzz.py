@@ -110,7 +110,8 @@ def mjcf_documents(draw):
         joint = "" if draw(st.integers(0, 5)) == 0 else (
             f'<joint name="j{depth}_{k}" type="{jtype}"{attr(draw, "axis", ["0 0 1", "1 0 0"], BAD_VEC3)}'
             f'{attr(draw, "range", ["-1 1", "-30 30"], ["1 -1", "nan 1", "1", "a b"])}/>')
-        gtype = draw(st.sampled_from(["sphere", "capsule", "box", "cylinder", "ellipsoid"] + (["torus"] if bad else [])))
+        gtype = draw(st.sampled_from(["sphere", "capsule", "box", "cylinder", "ellipsoid"]
+                                     + (["torus"] if bad else [])))
         geom = "" if draw(st.integers(0, 5)) == 0 else (
             f'<geom type="{gtype}"{attr(draw, "size", ["0.1", "0.05 0.1", "0.1 0.1 0.1"], BAD_VEC3 + BAD_SCALAR)}'
             f'{attr(draw, "pos", GOOD_VEC3, BAD_VEC3)}/>')

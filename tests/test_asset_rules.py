@@ -102,7 +102,8 @@ def test_unsupported_urdf_joint_type_is_rejected_at_load_with_line(gym, tmp_path
   <joint name="j" type="hinge2"><parent link="a"/><child link="b"/></joint>
 </robot>""")
     sim = make_sim(gym)
-    with pytest.raises(NotImplementedError, match=r"h2.urdf', line 3, <joint name=\"j\">: joint type 'hinge2' is not supported"):
+    with pytest.raises(NotImplementedError,
+                       match=r"h2.urdf', line 3, <joint name=\"j\">: joint type 'hinge2' is not supported"):
         gym.load_asset(sim, str(tmp_path), "h2.urdf", options())
     write(tmp_path, "empty.urdf", "<robot name='nothing'></robot>")
     with pytest.raises(AssetParseError, match="empty.urdf"):
@@ -207,7 +208,8 @@ def _bin_obj(path, w=0.3, h=0.2, t=0.02):
     quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
     for k, (lo, hi) in enumerate(boxes):
         for i in range(8):
-            lines.append("v %g %g %g" % (hi[0] if i & 4 else lo[0], hi[1] if i & 2 else lo[1], hi[2] if i & 1 else lo[2]))
+            lines.append("v %g %g %g" % (hi[0] if i & 4 else lo[0], hi[1] if i & 2 else lo[1],
+                                         hi[2] if i & 1 else lo[2]))
         for a, b_, c, d in quads:
             o = 8 * k + 1
             faces += ["f %d %d %d" % (a + o, b_ + o, c + o), "f %d %d %d" % (a + o, c + o, d + o)]

@@ -49,7 +49,8 @@ def test_mjcf_multi_hinge_bodies_get_one_dof_per_joint(gym, sim):
     assert all(gym.get_asset_dof_type(a, k) == gymapi.DOF_ROTATION for k in range(21))
     assert gym.get_asset_rigid_body_names(a)[0] == "torso"
     ant = gym.load_asset(sim, ASSETS, "mjcf/nv_ant.xml", options())
-    assert gym.get_asset_dof_names(ant) == ["hip_1", "ankle_1", "hip_2", "ankle_2", "hip_3", "ankle_3", "hip_4", "ankle_4"]
+    assert gym.get_asset_dof_names(ant) == ["hip_1", "ankle_1", "hip_2", "ankle_2", "hip_3", "ankle_3",
+                                            "hip_4", "ankle_4"]
     # Isaac Gym gives MJCF <motor> joints effort drive mode and exposes the gear
     assert gym.get_asset_actuator_count(ant) == 8
     assert gym.get_asset_actuator_properties(ant)[0].motor_effort == 15.0
@@ -94,7 +95,8 @@ def test_mesh_assets_load_with_their_geometry(gym):
     assert gym.get_asset_rigid_shape_count(a) == 1
     b = a.builder()
     mesh_shapes = [s for s, t in enumerate(b.shape_type) if int(t) in (8, 10)]  # GeoType.MESH, CONVEX_MESH
-    assert len(mesh_shapes) >= 2            # collision (its convex hull on SIM_PHYSX) + visual meshes (.obj and package:// .dae)
+    assert len(mesh_shapes) >= 2            # collision (its convex hull on SIM_PHYSX) + visual meshes
+                                            # (.obj and package:// .dae)
     env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
     gym.create_actor(env, a, pose(z=0.5), "mesh", 0, 0)
     for _ in range(120):
@@ -162,20 +164,23 @@ def test_asset_options_density_armature_damping(gym, tmp_path):
 
 def test_asset_options_collapse_fixed_joints_and_capsules(gym, sim):
     arm = gym.load_asset(sim, ASSETS, "urdf/arm7/arm7.urdf", options(fix_base_link=True))
-    collapsed = gym.load_asset(sim, ASSETS, "urdf/arm7/arm7.urdf", options(fix_base_link=True, collapse_fixed_joints=True))
+    collapsed = gym.load_asset(sim, ASSETS, "urdf/arm7/arm7.urdf",
+                               options(fix_base_link=True, collapse_fixed_joints=True))
     assert "hand" in gym.get_asset_rigid_body_names(arm)
     assert "hand" not in gym.get_asset_rigid_body_names(collapsed)
     assert gym.get_asset_dof_names(collapsed) == gym.get_asset_dof_names(arm)
     assert sum(collapsed.body_mass) == pytest.approx(sum(arm.body_mass), rel=1e-5)
     import newton
     cyl = [t for t in arm.builder().shape_type if t == newton.GeoType.CYLINDER]
-    caps = gym.load_asset(sim, ASSETS, "urdf/arm7/arm7.urdf", options(fix_base_link=True, replace_cylinder_with_capsule=True))
+    caps = gym.load_asset(sim, ASSETS, "urdf/arm7/arm7.urdf",
+                          options(fix_base_link=True, replace_cylinder_with_capsule=True))
     if cyl:
         assert newton.GeoType.CYLINDER not in caps.builder().shape_type
 
 
 def test_default_dof_drive_mode_option(gym, sim):
-    a = gym.load_asset(sim, ASSETS, "urdf/cartpole.urdf", options(fix_base_link=True, default_dof_drive_mode=gymapi.DOF_MODE_POS))
+    a = gym.load_asset(sim, ASSETS, "urdf/cartpole.urdf",
+                       options(fix_base_link=True, default_dof_drive_mode=gymapi.DOF_MODE_POS))
     assert (a.dof_props["driveMode"] == gymapi.DOF_MODE_POS).all()
 
 
@@ -190,7 +195,8 @@ def test_file_errors(gym, sim, tmp_path):
     write(tmp_path, "bad.xml", "<mujoco>\n<worldbody>\n<body>\n</worldbody></mujoco>\n")
     with pytest.raises(ValueError, match=r"bad.xml', line 4"):
         gym.load_asset(sim, str(tmp_path), "bad.xml")
-    with pytest.raises(FileNotFoundError, match=r"missing_mesh.urdf', line \d+: collision mesh 'meshes/does_not_exist.obj' not found; searched"):
+    with pytest.raises(FileNotFoundError, match=r"missing_mesh.urdf', line \d+: collision mesh "
+                                                r"'meshes/does_not_exist.obj' not found; searched"):
         gym.load_asset(sim, ASSETS, "urdf/mesh_objects/missing_mesh.urdf")
     with pytest.raises(TypeError):
         gym.load_asset(sim, ASSETS, "urdf/ball.urdf", "not options")

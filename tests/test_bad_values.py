@@ -80,7 +80,8 @@ def test_non_finite_or_absurd_tensor_inputs_are_named_by_the_guard(gym, pendulum
         gym.apply_rigid_body_force_tensors(sim, gymtorch.unwrap_tensor(forces), None, gymapi.ENV_SPACE)
     words = {"position target": "DOF position targets", "velocity target": "DOF velocity targets",
              "actuation force": "DOF actuation forces", "body force": "rigid body forces"}[kind]
-    with pytest.raises(SimulationNaNError, match=rf"{words}.* given for env\(s\) 1 hold NaN/inf or values beyond 1e15") as e:
+    with pytest.raises(SimulationNaNError,
+                       match=rf"{words}.* given for env\(s\) 1 hold NaN/inf or values beyond 1e15") as e:
         gym.simulate(sim)
     assert e.value.envs == [1]
 
@@ -361,16 +362,19 @@ def test_a_bad_state_write_before_prepare_is_refused_when_made(gym):
     _lift(gym, envs[1], 2.0)
     bad = gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_ALL)
     bad["pose"]["r"] = (0, 0, 0, 0)
-    with pytest.raises(ValueError, match=r"^set_actor_rigid_body_states: states\[0\]\['pose'\]\['r'\] is a zero quaternion"):
+    with pytest.raises(ValueError, match=r"^set_actor_rigid_body_states: states\[0\]\['pose'\]\['r'\] "
+                                         r"is a zero quaternion"):
         gym.set_actor_rigid_body_states(envs[0], 0, bad, gymapi.STATE_ALL)
-    with pytest.raises(ValueError, match=r"^set_env_rigid_body_states: states\[0\]\['pose'\]\['r'\] is a zero quaternion"):
+    with pytest.raises(ValueError, match=r"^set_env_rigid_body_states: states\[0\]\['pose'\]\['r'\] "
+                                         r"is a zero quaternion"):
         gym.set_env_rigid_body_states(envs[0], bad, gymapi.STATE_ALL)
     with pytest.raises(ValueError, match=r"^set_rigid_transform: the rotation is a zero quaternion"):
         gym.set_rigid_transform(envs[0], 0, gymapi.Transform(gymapi.Vec3(0, 0, 1), gymapi.Quat(0, 0, 0, 0)))
     assert _z(gym, envs[0]) == pytest.approx(0.5)          # (reads before prepare: what was set)
     gym.prepare_sim(sim)
     assert _z(gym, envs[0]) == pytest.approx(0.5) and _z(gym, envs[1]) == pytest.approx(2.0)
-    with pytest.raises(ValueError, match=r"^set_actor_rigid_body_states: states\[0\]\['pose'\]\['r'\] is a zero quaternion"):
+    with pytest.raises(ValueError, match=r"^set_actor_rigid_body_states: states\[0\]\['pose'\]\['r'\] "
+                                         r"is a zero quaternion"):
         gym.set_actor_rigid_body_states(envs[0], 0, bad, gymapi.STATE_ALL)
 
 
@@ -479,8 +483,10 @@ def test_zero_quaternion_rows_on_the_device_path_are_named_by_the_next_simulate(
 
 LIMITED_HINGE_URDF = """\
 <robot name="lever">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="arm"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <joint name="hinge" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
     <limit lower="-3" upper="3" effort="1e20" velocity="1e20"/></joint>
 </robot>
@@ -510,7 +516,8 @@ def _levers(gym, tmp_path):
 
 @pytest.mark.parametrize("pipeline,absurd", [
     ("mujoco-c", "effort"), ("mujoco-c", "past limit"), ("mujoco-c", "far away"), ("warp", "effort"),
-    pytest.param("warp", "past limit", marks=pytest.mark.slow), pytest.param("warp", "far away", marks=pytest.mark.slow)])
+    pytest.param("warp", "past limit", marks=pytest.mark.slow),
+    pytest.param("warp", "far away", marks=pytest.mark.slow)])
 def test_absurd_finite_states_are_named_and_one_reset_recovers(gym, tmp_path, monkeypatch, pipeline, absurd):
     """The divergence guard names envs whose finite state is absurd: a 1e14 N m effort through a
     [-3, 3] rad hinge limit, a DOF put 1010 rad past its limit, a body 2e6 m away; one reset of

@@ -125,7 +125,8 @@ ARM_URDF = """<robot name="arm_hand">
   {hand_base}
   <joint name="joint_eef" type="fixed"><parent link="link2"/><child link="hand_base"/><origin xyz="0 0 0.2"/></joint>
   {camera}
-  <joint name="camera_joint" type="fixed"><parent link="hand_base"/><child link="camera"/><origin xyz="0.05 0 0"/></joint>
+  <joint name="camera_joint" type="fixed"><parent link="hand_base"/>\
+<child link="camera"/><origin xyz="0.05 0 0"/></joint>
   {f1}
   <joint name="jf1" type="revolute"><parent link="hand_base"/><child link="f1"/>
     <origin xyz="0 0.02 0.03"/><axis xyz="1 0 0"/><limit lower="0" upper="1.5" effort="5" velocity="3"/></joint>

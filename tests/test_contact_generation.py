@@ -52,7 +52,8 @@ def _ell_obj():
     for i in range(n):
         j = (i + 1) % n
         faces += [(i, j, j + n), (i, j + n, i + n)]
-    return "".join(f"v {x} {y} {z}\n" for x, y, z in verts) + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in faces)
+    return ("".join(f"v {x} {y} {z}\n" for x, y, z in verts)
+            + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in faces))
 
 
 def _stage(gym, sim):

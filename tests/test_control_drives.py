@@ -18,7 +18,8 @@ DT = 1.0 / 240.0
 I_PROP = 0.02
 PROP_URDF = """\
 <robot name="prop">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="blade">
     <inertial><mass value="1"/><inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><geometry><box size="0.5 0.05 0.05"/></geometry></collision>
@@ -31,9 +32,11 @@ PROP_URDF = """\
 I_ARM = 0.01 + 0.25 ** 2
 ARM_URDF = """\
 <robot name="arm">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="arm">
-    <inertial><origin xyz="0.25 0 0"/><mass value="1"/><inertia ixx="1e-3" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <inertial><origin xyz="0.25 0 0"/><mass value="1"/>\
+<inertia ixx="1e-3" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><origin xyz="0.25 0 0"/><geometry><box size="0.5 0.05 0.05"/></geometry></collision>
   </link>
   <joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/><axis xyz="0 0 {axis_z}"/></joint>
@@ -537,10 +540,13 @@ def test_asset_dof_properties_come_from_file_and_options(gym, tmp_path):
 
 
 ROTOR_URDF = """<robot name="rotorcraft">
-  <link name="frame"><inertial><mass value="0.5"/><inertia ixx="2e-3" iyy="2e-3" izz="4e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="frame"><inertial><mass value="0.5"/>\
+<inertia ixx="2e-3" iyy="2e-3" izz="4e-3" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><geometry><box size="0.3 0.3 0.05"/></geometry></collision></link>
-  <link name="rotor"><inertial><mass value="0.005"/><inertia ixx="1e-6" iyy="1e-6" izz="2e-6" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="spin" type="continuous"><parent link="frame"/><child link="rotor"/><origin xyz="0 0 0.05"/><axis xyz="0 0 1"/></joint>
+  <link name="rotor"><inertial><mass value="0.005"/>\
+<inertia ixx="1e-6" iyy="1e-6" izz="2e-6" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="spin" type="continuous"><parent link="frame"/>\
+<child link="rotor"/><origin xyz="0 0 0.05"/><axis xyz="0 0 1"/></joint>
 </robot>
 """
 
@@ -617,11 +623,16 @@ def test_body_speed_caps_keep_a_randomly_driven_humanoid_finite(gym):
 
 TWO_BLADES_URDF = """\
 <robot name="props">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="a"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="ha" type="continuous"><parent link="base"/><child link="a"/><origin xyz="0.5 0 0"/><axis xyz="0 0 1"/></joint>
-  <joint name="hb" type="continuous"><parent link="base"/><child link="b"/><origin xyz="-0.5 0 0"/><axis xyz="0 0 1"/></joint>
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="a"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="ha" type="continuous"><parent link="base"/>\
+<child link="a"/><origin xyz="0.5 0 0"/><axis xyz="0 0 1"/></joint>
+  <joint name="hb" type="continuous"><parent link="base"/>\
+<child link="b"/><origin xyz="-0.5 0 0"/><axis xyz="0 0 1"/></joint>
 </robot>
 """
 

@@ -149,7 +149,8 @@ def test_physics_test_files_pass_on_the_warp_cpu_path(files, least):
 def test_bad_pipeline_name_is_an_error():
     env = dict(os.environ, GYMLIKE_CPU_PIPELINE="fast")
     code = ("from gymlike import gymapi; from conftest import make_sim; import sys; "
-            "gym = gymapi.acquire_gym(); sim = make_sim(gym); b = gym.create_box(sim, .1, .1, .1, gymapi.AssetOptions()); "
+            "gym = gymapi.acquire_gym(); sim = make_sim(gym); "
+            "b = gym.create_box(sim, .1, .1, .1, gymapi.AssetOptions()); "
             "e = gym.create_env(sim, gymapi.Vec3(-1,-1,0), gymapi.Vec3(1,1,1), 1); "
             "gym.create_actor(e, b, gymapi.Transform(p=gymapi.Vec3(0,0,1)), 'b', 0, 0); gym.prepare_sim(sim)")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600,
@@ -287,7 +288,8 @@ def _bounds_walking_up_the_tree(m, qvel):
                 j = m.dof_jntid[d]
                 t = int(m.jnt_type[j])
                 s = np.abs(qvel[:, d])
-                if t in (int(J.mjJNT_HINGE), int(J.mjJNT_BALL)) or (t == int(J.mjJNT_FREE) and d - m.jnt_dofadr[j] >= 3):
+                if (t in (int(J.mjJNT_HINGE), int(J.mjJNT_BALL))
+                        or (t == int(J.mjJNT_FREE) and d - m.jnt_dofadr[j] >= 3)):
                     w[:, b] += s
                     v[:, b] += s * (np.linalg.norm(m.jnt_pos[j]) + reach + np.linalg.norm(m.body_ipos[b]))
                 else:

@@ -67,8 +67,9 @@ def test_soft_cube_compresses_as_its_youngs_modulus_predicts(cubes):
     # delta = rho g H^2 / (2 E) (linear elasticity, uniaxial stress): 15.7 mm here. Measured
     # with Newton's VBD on a 4x4x4-cell mesh (6 tetrahedra per cell), 2 substeps of 1/120 s,
     # averaged over frames 45-90: 11.9 mm (11.6 mm with 4 substeps over the second second; the
-    # base held by friction stiffens a squat cube; XPBD's tetrahedra sag 121 mm, 8x). Tolerance: 0.6-1.4 x the prediction. The cube of env 1 has twice the
-    # modulus and must compress half as much (0.35-0.65 x): compression follows 1 / E.
+    # base held by friction stiffens a squat cube; XPBD's tetrahedra sag 121 mm, 8x). Tolerance:
+    # 0.6-1.4 x the prediction. The cube of env 1 has twice the modulus and must compress half as
+    # much (0.35-0.65 x): compression follows 1 / E.
     predicted = RHO * 9.81 * H * H / (2 * E)
     measured = H - cubes["heights"].mean(0)
     print(f"compression: measured {measured[0] * 1000:.2f} mm (E) and {measured[1] * 1000:.2f} mm (2E), "
@@ -94,7 +95,8 @@ def test_rigid_box_rests_on_ground_next_to_the_cube(cubes):
     lifted = rs.clone()
     lifted[1, 2] += 0.3
     ids = torch.tensor([1], dtype=torch.int32)
-    gym.set_actor_root_state_tensor_indexed(cubes["sim"], gymtorch.unwrap_tensor(lifted), gymtorch.unwrap_tensor(ids), 1)
+    gym.set_actor_root_state_tensor_indexed(cubes["sim"], gymtorch.unwrap_tensor(lifted),
+                                            gymtorch.unwrap_tensor(ids), 1)
     gym.simulate(cubes["sim"])
     gym.refresh_actor_root_state_tensor(cubes["sim"])
     assert abs(float(rs[1, 9])) < 0.5 and float(rs[1, 2]) > 0.35

@@ -22,7 +22,8 @@ import subprocess
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCS = ["README.md"] + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "python_bindings_docs", "*.md")))
+DOCS = ["README.md"] + sorted(os.path.relpath(p, ROOT)
+                              for p in glob.glob(os.path.join(ROOT, "python_bindings_docs", "*.md")))
 INLINE = re.compile(r"(?<!`)`((?:\.venv/bin/)?python [^`]+|bash [^`]+|pip [^`]+|source [^`]+|gymlike-run [^`]+)`")
 
 TEMPLATE = "a template (placeholder script path), not a runnable line; the runner itself is tested in tests/test_run.py"
@@ -52,7 +53,8 @@ PLAN = {
         dict(run=False, reason=PIP + "; a placeholder target folder"),
     "PYTHONPATH=/path/to/deps python benchmarks/train_real_tasks.py /path/to/IsaacGymEnvs Ant --max-steps 11100000":
         dict(run=False, reason=EXTERNAL),
-    "PYTHONPATH=/path/to/deps python benchmarks/train_real_tasks.py /path/to/IsaacGymEnvs Humanoid --max-steps 48000000":
+    ("PYTHONPATH=/path/to/deps python benchmarks/train_real_tasks.py /path/to/IsaacGymEnvs Humanoid "
+     "--max-steps 48000000"):
         dict(run=False, reason=EXTERNAL + " (Humanoid to 48 M env steps: hours on 2 cores)"),
     "PYTHONPATH=/path/to/rsl_rl python benchmarks/train_real_tasks.py /path/to/legged_gym anymal_c_flat --envs 2048":
         dict(run=False, reason=LEGGED + " (300 iterations at 2048 envs: hours on 2 cores)"),

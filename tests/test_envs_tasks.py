@@ -58,7 +58,8 @@ def expected_obs(t, k):
         pos, vel = _dofs(gym, env, 0)
         props = gym.get_actor_dof_properties(env, 0)
         lo, hi = props["lower"].astype(np.float64), props["upper"].astype(np.float64)
-        return np.concatenate([[p[2]], _quat_rotate_inv(q, v) * t.lin_vel_scale, _quat_rotate_inv(q, w) * t.ang_vel_scale,
+        return np.concatenate([[p[2]], _quat_rotate_inv(q, v) * t.lin_vel_scale,
+                               _quat_rotate_inv(q, w) * t.ang_vel_scale,
                                _quat_rotate_inv(q, [0, 0, -1]), _quat_rotate_inv(q, [1, 0, 0]),
                                (2 * pos - (hi + lo)) / (hi - lo), vel * t.dof_vel_scale, t.actions[k].numpy()])
     if name == "BallBalance":
@@ -81,7 +82,8 @@ def expected_obs(t, k):
     if name == "Quadruped":
         _, q, v, w = _body(gym, env, 0, 0)
         pos, vel = _dofs(gym, env, 0)
-        return np.concatenate([_quat_rotate_inv(q, v) * 2.0, _quat_rotate_inv(q, w) * 0.25, _quat_rotate_inv(q, [0, 0, -1]),
+        return np.concatenate([_quat_rotate_inv(q, v) * 2.0, _quat_rotate_inv(q, w) * 0.25,
+                               _quat_rotate_inv(q, [0, 0, -1]),
                                t.commands[k].numpy() * np.array([2.0, 2.0, 0.25]), pos - t.default_dof_pos.numpy(),
                                vel * 0.05, t.actions[k].numpy()])
     raise AssertionError(f"no handle-API observation for {name}")

@@ -22,7 +22,8 @@ def run_example(name, *script_args, runner=(), frames=None, timeout=300):
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("GYMLIKE_VIEWER", None)
     r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
-    assert r.returncode == 0, f"{name} exited {r.returncode}\n--- stdout\n{r.stdout[-3000:]}\n--- stderr\n{r.stderr[-3000:]}"
+    assert r.returncode == 0, (f"{name} exited {r.returncode}\n--- stdout\n{r.stdout[-3000:]}\n"
+                               f"--- stderr\n{r.stderr[-3000:]}")
     return r.stdout
 
 

@@ -18,7 +18,8 @@ def _inertial(m, xyz, i):
 
 
 def _link(name, m, xyz, i, size):
-    return f'<link name="{name}">{_inertial(m, xyz, i)}<collision><geometry><box size="{size}"/></geometry></collision></link>'
+    return (f'<link name="{name}">{_inertial(m, xyz, i)}'
+            f'<collision><geometry><box size="{size}"/></geometry></collision></link>')
 
 
 def _hinge(name, parent, child, xyz, axis, lo, hi, effort, rpy="0 0 0"):
@@ -131,10 +132,13 @@ def test_flex_welded_base_stays_put(gym, tmp_path):
     """A fixed base is immovable on XPBD (a Newton kinematic body), as in PhysX: a hinge driven
     by an effort does not shake it, and it takes no contact from the ground it stands in."""
     write(tmp_path, "hinge.urdf", """<robot name="h">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>
-  <link name="arm"><inertial><origin xyz="0.25 0 0"/><mass value="1"/><inertia ixx="1e-3" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="j" type="continuous"><parent link="base"/><child link="arm"/><origin xyz="0 0 0.3"/><axis xyz="0 0 1"/></joint>
+  <link name="arm"><inertial><origin xyz="0.25 0 0"/><mass value="1"/>\
+<inertia ixx="1e-3" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="continuous"><parent link="base"/>\
+<child link="arm"/><origin xyz="0 0 0.3"/><axis xyz="0 0 1"/></joint>
 </robot>""")
     sim = make_sim(gym, "flex", dt=1 / 240)
     asset = gym.load_asset(sim, str(tmp_path), "hinge.urdf", options(fix_base_link=True))
@@ -148,7 +152,8 @@ def test_flex_welded_base_stays_put(gym, tmp_path):
         gym.apply_actor_dof_efforts(env, 0, np.array([2.0 if f < 60 else -2.0], np.float32))
         gym.simulate(sim)
         s = gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_ALL)[0]
-        assert (s["pose"]["p"]["x"], s["pose"]["p"]["y"], s["pose"]["p"]["z"]) == (0.0, 0.0, pytest.approx(0.05, abs=1e-7))
+        assert ((s["pose"]["p"]["x"], s["pose"]["p"]["y"], s["pose"]["p"]["z"])
+                == (0.0, 0.0, pytest.approx(0.05, abs=1e-7)))
         assert s["vel"]["angular"]["z"] == 0.0 and s["vel"]["linear"]["z"] == 0.0
         spin = max(spin, abs(float(gym.get_actor_dof_states(env, 0, gymapi.STATE_VEL)["vel"][0])))
     assert spin > 5.0          # the arm did spin (2 N m for 0.25 s on 0.0725 kg m^2: 6.9 rad/s)

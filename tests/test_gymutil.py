@@ -99,7 +99,8 @@ def test_indent_xml_pretty_prints_in_place():
     assert gymutil._indent_xml(root) is root
     text = ET.tostring(root).decode()
     assert text.splitlines() == ["<mujoco>", "  <worldbody>", '    <body name="b">',
-                                 '      <geom type="sphere" size="0.1" />', "    </body>", "  </worldbody>", "</mujoco>"]
+                                 '      <geom type="sphere" size="0.1" />', "    </body>", "  </worldbody>",
+                                 "</mujoco>"]
     assert text.endswith("</mujoco>\n")                     # the root's tail, as Isaac Gym sets it
     assert ET.fromstring(text).find("worldbody/body/geom").get("size") == "0.1"
     leaf, mid = _Element(), None

@@ -22,11 +22,14 @@ from gymlike.core.math3d import quat_rotate
 from conftest import make_sim, options, pose, sim_params, write
 
 FLAIL = """<robot name="flail">
-  <link name="base"><inertial><mass value="2.0"/><inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="base"><inertial><mass value="2.0"/>\
+<inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><geometry><box size="0.2 0.1 0.1"/></geometry></collision></link>
-  <link name="arm"><inertial><origin xyz="0.15 0 0"/><mass value="0.5"/><inertia ixx="1e-3" iyy="4e-3" izz="4e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="arm"><inertial><origin xyz="0.15 0 0"/><mass value="0.5"/>\
+<inertia ixx="1e-3" iyy="4e-3" izz="4e-3" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><origin xyz="0.15 0 0"/><geometry><box size="0.3 0.04 0.04"/></geometry></collision></link>
-  <joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/><origin xyz="0.1 0 0"/><axis xyz="0 0 1"/>
+  <joint name="hinge" type="continuous"><parent link="base"/>\
+<child link="arm"/><origin xyz="0.1 0 0"/><axis xyz="0 0 1"/>
     <limit effort="100" velocity="{vmax}"/></joint>
 </robot>
 """
@@ -142,8 +145,10 @@ def test_velocity_limits_within_one_call_of_all_substeps_equal_substep_calls(gym
 
 
 LINK = """<robot name="lever">
-  <link name="base"><inertial><mass value="1.0"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="arm"><inertial><origin xyz="{r} 0 0"/><mass value="{m}"/><inertia ixx="1e-4" iyy="{ic}" izz="{ic}" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="base"><inertial><mass value="1.0"/>\
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><origin xyz="{r} 0 0"/><mass value="{m}"/>\
+<inertia ixx="1e-4" iyy="{ic}" izz="{ic}" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
     <dynamics friction="{mu}"/></joint>
 </robot>
@@ -241,12 +246,17 @@ def test_hung_biped_ankles_stay_bounded(gym, pipeline):
 
 
 CHAIN = """<robot name="chain">
-  <link name="base"><inertial><mass value="1.5"/><inertia ixx="0.01" iyy="0.02" izz="0.015" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="upper"><inertial><origin xyz="0.12 0.01 0"/><mass value="0.6"/><inertia ixx="4e-4" iyy="3e-3" izz="3e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="lower"><inertial><origin xyz="0.1 0 -0.02"/><mass value="0.3"/><inertia ixx="2e-4" iyy="1e-3" izz="1.1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="shoulder" type="continuous"><parent link="base"/><child link="upper"/><origin xyz="0.1 0 0"/><axis xyz="0 0 1"/>
+  <link name="base"><inertial><mass value="1.5"/>\
+<inertia ixx="0.01" iyy="0.02" izz="0.015" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="upper"><inertial><origin xyz="0.12 0.01 0"/><mass value="0.6"/>\
+<inertia ixx="4e-4" iyy="3e-3" izz="3e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="lower"><inertial><origin xyz="0.1 0 -0.02"/><mass value="0.3"/>\
+<inertia ixx="2e-4" iyy="1e-3" izz="1.1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="shoulder" type="continuous"><parent link="base"/>\
+<child link="upper"/><origin xyz="0.1 0 0"/><axis xyz="0 0 1"/>
     <dynamics friction="0.1"/></joint>
-  <joint name="elbow" type="continuous"><parent link="upper"/><child link="lower"/><origin xyz="0.24 0 0"/><axis xyz="0 1 0"/>
+  <joint name="elbow" type="continuous"><parent link="upper"/>\
+<child link="lower"/><origin xyz="0.24 0 0"/><axis xyz="0 1 0"/>
     <limit effort="100" velocity="3"/><dynamics friction="0.1"/></joint>
 </robot>
 """
@@ -321,7 +331,8 @@ def test_joint_rows_on_mujoco_warp_equal_mujoco_c(gym, tmp_path, monkeypatch):
 
 TREE = """<mujoco><worldbody>
   <body pos="0 0 1"><freejoint/><geom type="box" size=".2 .1 .1" mass="3"/>
-    <body pos=".2 0 0"><joint type="hinge" axis="0 0 1" armature=".01"/><geom type="capsule" fromto="0 0 0 .3 0 0" size=".03"/>
+    <body pos=".2 0 0"><joint type="hinge" axis="0 0 1" armature=".01"/>\
+<geom type="capsule" fromto="0 0 0 .3 0 0" size=".03"/>
       <body pos=".3 0 0"><joint type="hinge" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 .2 0 0" size=".02"/>
         <body pos=".2 0 0"><joint type="slide" axis="1 0 0"/><geom type="sphere" size=".03"/></body></body>
       <body pos=".3 .1 0"><joint type="ball"/><geom type="capsule" fromto="0 0 0 0 .2 0" size=".02"/></body></body>

@@ -352,8 +352,9 @@ def test_core_public_functions_are_annotated_and_documented(rel):
 
 
 def test_the_repository_passes_ruffs_checks():
-    """ruff.toml's checks (Pyflakes: unused and undefined names, redefinitions; syntax errors)
-    pass on the whole repository (ruff comes with the `test` extra)."""
+    """ruff.toml's checks (Pyflakes: unused and undefined names, redefinitions; syntax errors;
+    lines of at most 120 characters) pass on the whole repository (ruff comes with the `test`
+    extra)."""
     root = os.path.dirname(PKG)
     out = subprocess.run([sys.executable, "-m", "ruff", "check", "--output-format", "concise", root],
                          capture_output=True, text=True, cwd=root)

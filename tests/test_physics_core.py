@@ -144,7 +144,8 @@ def _cartpole_urdf():
       <link name="slider"/>
       <link name="cart">
         <collision><geometry><box size="{cx} {cy} {cz}"/></geometry></collision>
-        <inertial><mass value="{mc}"/><inertia ixx="{ic[0]}" iyy="{ic[1]}" izz="{ic[2]}" ixy="0" ixz="0" iyz="0"/></inertial>
+        <inertial><mass value="{mc}"/>\
+<inertia ixx="{ic[0]}" iyy="{ic[1]}" izz="{ic[2]}" ixy="0" ixz="0" iyz="0"/></inertial>
       </link>
       <link name="pole">
         <collision><origin xyz="0 0 {pz / 2}"/><geometry><box size="{px} {py} {pz}"/></geometry></collision>

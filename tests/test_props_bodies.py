@@ -260,14 +260,18 @@ def test_scaling_a_urdf_scales_prismatic_limits_and_joint_positions(gym, tmp_pat
     from conftest import write
     write(tmp_path, "slider.urdf", """
     <robot name="slider">
-      <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-      <link name="cart"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+      <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+      <link name="cart"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
         <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
-      <link name="pole"><inertial><origin xyz="0 0 0.25"/><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+      <link name="pole"><inertial><origin xyz="0 0 0.25"/><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
         <collision><origin xyz="0 0 0.25"/><geometry><box size="0.02 0.02 0.5"/></geometry></collision></link>
       <joint name="slide" type="prismatic"><parent link="base"/><child link="cart"/><axis xyz="1 0 0"/>
         <limit lower="-0.5" upper="0.25" effort="100" velocity="100"/></joint>
-      <joint name="hinge" type="revolute"><parent link="cart"/><child link="pole"/><origin xyz="0 0 0.05"/><axis xyz="0 1 0"/>
+      <joint name="hinge" type="revolute"><parent link="cart"/>\
+<child link="pole"/><origin xyz="0 0 0.05"/><axis xyz="0 1 0"/>
         <limit lower="-1" upper="1" effort="100" velocity="100"/></joint>
     </robot>""")
     sim = make_sim(gym, "physx", ground=False, gravity=0.0, dt=DT, substeps=1)
@@ -326,10 +330,12 @@ def test_colors_segmentation_and_dicts(gym, tmp_path):
     assert gym.get_actor_asset(env, h) is box
     gym.set_rigid_body_color(env, h, 0, gymapi.MESH_VISUAL_AND_COLLISION, gymapi.Vec3(1, 0, 0))
     gym.set_rigid_body_color(env, h, 0, gymapi.MESH_VISUAL, gymapi.Vec3(0, 1, 0))
-    c, cc = gym.get_rigid_body_color(env, h, 0, gymapi.MESH_VISUAL), gym.get_rigid_body_color(env, h, 0, gymapi.MESH_COLLISION)
+    c, cc = (gym.get_rigid_body_color(env, h, 0, gymapi.MESH_VISUAL),
+             gym.get_rigid_body_color(env, h, 0, gymapi.MESH_COLLISION))
     assert (c.x, c.y, c.z) == (0, 1, 0) and (cc.x, cc.y, cc.z) == (1, 0, 0)
     gym.reset_actor_materials(env, h, gymapi.MESH_VISUAL)      # visual back to the asset's color
-    c, cc = gym.get_rigid_body_color(env, h, 0, gymapi.MESH_VISUAL), gym.get_rigid_body_color(env, h, 0, gymapi.MESH_COLLISION)
+    c, cc = (gym.get_rigid_body_color(env, h, 0, gymapi.MESH_VISUAL),
+             gym.get_rigid_body_color(env, h, 0, gymapi.MESH_COLLISION))
     assert (c.x, c.y, c.z) != (0, 1, 0) and (cc.x, cc.y, cc.z) == (1, 0, 0)
     assert gym.get_rigid_body_segmentation_id(env, h, 0) == 7      # the actor's by default
     gym.set_rigid_body_segmentation_id(env, h, 0, 3)

@@ -10,17 +10,21 @@ from gymlike.core.errors import GymlikeError
 
 TWO_DOF = """\
 <robot name="arm2">
-  <link name="base"><inertial><mass value="2"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="upper"><inertial><origin xyz="0 0 0.25"/><mass value="1"/><inertia ixx="0.02" iyy="0.02" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="base"><inertial><mass value="2"/>\
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="upper"><inertial><origin xyz="0 0 0.25"/><mass value="1"/>\
+<inertia ixx="0.02" iyy="0.02" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><origin xyz="0 0 0.25"/><geometry><box size="0.05 0.05 0.5"/></geometry></collision></link>
-  <link name="lower"><inertial><origin xyz="0 0 0.2"/><mass value="0.5"/><inertia ixx="0.01" iyy="0.01" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="lower"><inertial><origin xyz="0 0 0.2"/><mass value="0.5"/>\
+<inertia ixx="0.01" iyy="0.01" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><origin xyz="0 0 0.2"/><geometry><box size="0.04 0.04 0.4"/></geometry></collision></link>
   <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/><origin xyz="0 0 0.05"/>
     <axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="50" velocity="5"/></joint>
   <joint name="elbow" type="revolute"><parent link="upper"/><child link="lower"/><origin xyz="0 0 0.5"/>
     <axis xyz="0 1 0"/><limit lower="-2.5" upper="2.5" effort="20" velocity="5"/></joint>
   <joint name="tool" type="fixed"><parent link="lower"/><child link="tip"/><origin xyz="0 0 0.4"/></joint>
-  <link name="tip"><inertial><mass value="0.1"/><inertia ixx="1e-4" iyy="1e-4" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="tip"><inertial><mass value="0.1"/>\
+<inertia ixx="1e-4" iyy="1e-4" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial></link>
 </robot>
 """
 

@@ -59,7 +59,8 @@ while viewer is None or not gym.query_viewer_has_closed(viewer):
         gym.draw_viewer(viewer, sim, True)
         gym.sync_frame_time(sim)
     frames += 1
-print("FRAMES", frames, "Z", round(float(gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_POS)["pose"]["p"]["z"][0]), 3))
+print("FRAMES", frames, "Z", \
+round(float(gym.get_actor_rigid_body_states(envs[0], 0, gymapi.STATE_POS)["pose"]["p"]["z"][0]), 3))
 if viewer is not None:
     gym.destroy_viewer(viewer)
 gym.destroy_sim(sim)

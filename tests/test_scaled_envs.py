@@ -22,10 +22,13 @@ SCALES = (1.0, 1.6, 0.6)
 # a fixed-base pendulum whose bob is welded to the rod (a fixed joint), and a free dumbbell of
 # two spheres on a bar (one body, three geoms)
 PENDULUM = """<robot name="pendulum">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="rod"><inertial><origin xyz="0 0 -0.1"/><mass value="0.2"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="rod"><inertial><origin xyz="0 0 -0.1"/><mass value="0.2"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><origin xyz="0 0 -0.1"/><geometry><box size="0.02 0.02 0.2"/></geometry></collision></link>
-  <link name="bob"><inertial><mass value="1"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="bob"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><geometry><sphere radius="0.04"/></geometry></collision></link>
   <joint name="swing" type="revolute"><parent link="base"/><child link="rod"/><axis xyz="0 1 0"/>
     <limit lower="-3" upper="3" effort="100" velocity="100"/></joint>
@@ -33,7 +36,8 @@ PENDULUM = """<robot name="pendulum">
 </robot>"""
 
 DUMBBELL = """<robot name="dumbbell">
-  <link name="bar"><inertial><mass value="1"/><inertia ixx="2e-3" iyy="2e-3" izz="2e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="bar"><inertial><mass value="1"/>\
+<inertia ixx="2e-3" iyy="2e-3" izz="2e-3" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><origin xyz="-0.1 0 0"/><geometry><sphere radius="0.03"/></geometry></collision>
     <collision><origin xyz="0.1 0 0"/><geometry><sphere radius="0.03"/></geometry></collision>
     <collision><origin rpy="0 1.5708 0"/><geometry><cylinder radius="0.01" length="0.2"/></geometry></collision></link>
@@ -42,7 +46,8 @@ DUMBBELL = """<robot name="dumbbell">
 
 # a table of two boxes (MuJoCo's midphase runs between bodies of several geoms)
 TABLE = """<robot name="table">
-  <link name="top"><inertial><mass value="5"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="top"><inertial><mass value="5"/>\
+<inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><geometry><box size="0.6 0.4 0.1"/></geometry></collision>
     <collision><origin xyz="0.1 0 -0.02"/><geometry><box size="0.2 0.2 0.06"/></geometry></collision></link>
 </robot>"""

@@ -31,7 +31,8 @@ SINGLE_BOX = {
     "schema_version": 1, "name": "single_box",
     "simulation": {"dt": 0.003, "num_worlds": 1, "max_rigid_contact": 64,
                    "solver": {"contact_preset_variant": "approx32", "line_search_variant": "monotone_decay"}},
-    "builder": {"rigid_gap": 0.002, "defaults": {"shape": {"density": 1000.0, "ke": 1000000.0, "tau": 0.01, "mu": 0.5}}},
+    "builder": {"rigid_gap": 0.002,
+                "defaults": {"shape": {"density": 1000.0, "ke": 1000000.0, "tau": 0.01, "mu": 0.5}}},
     "ground": {"enabled": True, "label": "DEFAULT_GROUND"},
     "bodies": [{"id": "box", "mass": 1.0, "transform": {"p": [0.0, 0.0, 1.0], "q": "identity"},
                 "shapes": [{"type": "box", "hx": 0.5, "hy": 0.5, "hz": 0.5}]}],
@@ -58,8 +59,10 @@ TWO_TREES = {
     "schema_version": 1, "name": "two_trees", "ground": False, "simulation": {"dt": 1 / 120},
     "builder": {"defaults": {"joint": {"armature": 0.1}}},
     "bodies": [
-        {"id": "a", "transform": {"p": [0, 0, 2]}, "shapes": [{"type": "capsule", "radius": 0.05, "half_height": 0.25}]},
-        {"id": "b", "transform": {"p": [0, 0, 1.5]}, "shapes": [{"type": "capsule", "radius": 0.05, "half_height": 0.25}]},
+        {"id": "a", "transform": {"p": [0, 0, 2]},
+         "shapes": [{"type": "capsule", "radius": 0.05, "half_height": 0.25}]},
+        {"id": "b", "transform": {"p": [0, 0, 1.5]},
+         "shapes": [{"type": "capsule", "radius": 0.05, "half_height": 0.25}]},
         {"id": "box", "transform": {"p": [2, 0, 1]}, "shapes": [{"type": "box", "hx": 0.1, "hy": 0.1, "hz": 0.1}]},
     ],
     "joints": [
@@ -149,7 +152,8 @@ def test_hinge_respects_its_limits(axis):
     scene = load_sap_scene(d)
     try:
         props = scene.gym.get_actor_dof_properties(scene.envs[0], 0)
-        assert props["hasLimits"][0] and props["lower"][0] == pytest.approx(-1.57) and props["upper"][0] == pytest.approx(1.57)
+        assert (props["hasLimits"][0] and props["lower"][0] == pytest.approx(-1.57)
+                and props["upper"][0] == pytest.approx(1.57))
         qs = []
         for _ in range(240):
             scene.step(1)
@@ -167,7 +171,8 @@ def test_initial_joint_q_sets_the_documented_coordinates():
         q = scene.sap_state.joint_q.numpy()
         # the authored world's joint_q: weld_a (0), revolute_a_b (1), box_free (7)
         assert q[0] == pytest.approx(math.pi / 2) and np.allclose(q[1:8], [2, 0, 1.25, 0, 0, 0, 1])
-        assert scene.gym.get_actor_dof_states(scene.envs[0], 0, gymapi.STATE_POS)["pos"][0] == pytest.approx(math.pi / 2)
+        assert (scene.gym.get_actor_dof_states(scene.envs[0], 0, gymapi.STATE_POS)["pos"][0]
+                == pytest.approx(math.pi / 2))
         body = scene.sap_state.body_q.numpy()
         # b hangs from a's lower end (z = 1.75), rotated 90 degrees about y: its centre is 0.25 along +-x
         assert np.allclose(np.abs(body[1, :3]), [0.25, 0, 1.75], atol=1e-5)
@@ -176,7 +181,8 @@ def test_initial_joint_q_sets_the_documented_coordinates():
         assert scene.gym.get_actor_dof_properties(scene.envs[0], 0)["armature"][0] == pytest.approx(0.1)
     finally:
         scene.close()
-    d = doc(TWO_TREES, initial_joint_q=[{"index": -5, "value": 3.0}, {"joint_label": "box_free", "offset": 0, "value": -1}])
+    d = doc(TWO_TREES, initial_joint_q=[{"index": -5, "value": 3.0},
+                                        {"joint_label": "box_free", "offset": 0, "value": -1}])
     scene = load_sap_scene(d, prepare=False)
     try:
         q = scene.sap_state.joint_q.numpy()
@@ -248,10 +254,12 @@ def test_joint_selectors_and_pd_targets_in_every_world():
     # the seed's set_joint_targets examples: a DOF range, a label prefix (an imported asset's labels
     # are '<asset id>/<name>'), a substring; the targets reach every replicated world
     d = {"schema_version": 1, "name": "arm", "simulation": {"dt": 1 / 60, "substeps": 2},
-         "assets": [{"id": "robot", "type": "urdf", "source": os.path.join(ROOT, "assets", "urdf", "arm7", "arm7.urdf"), "floating": False}],
+         "assets": [{"id": "robot", "type": "urdf",
+                     "source": os.path.join(ROOT, "assets", "urdf", "arm7", "arm7.urdf"), "floating": False}],
          "post_build": [{"op": "set_attr", "attr": "gravity", "value": 0.0},
                         {"op": "set_joint_targets", "range": "from:0", "mode": "position", "ke": 400.0, "kd": 40.0},
-                        {"op": "set_joint_targets", "label_prefix": "robot/finger", "mode": "position", "ke": 100.0, "kd": 10.0},
+                        {"op": "set_joint_targets", "label_prefix": "robot/finger", "mode": "position",
+                         "ke": 100.0, "kd": 10.0},
                         {"op": "set_joint_targets", "match": "joint4", "target_pos": -1.0},
                         {"op": "set_array", "array": "joint_target_pos", "index": 1, "value": 0.5}],
          "replicate": {"num_worlds": 2}}
@@ -265,7 +273,8 @@ def test_joint_selectors_and_pd_targets_in_every_world():
             assert list(p["stiffness"][fingers]) == [100, 100] and p["stiffness"][0] == 400
         scene.step(120)
         q = scene.refresh()["dof_w"][..., 0]
-        assert torch.allclose(q[:, 1], torch.tensor(0.5), atol=0.02) and torch.allclose(q[:, 3], torch.tensor(-1.0), atol=0.02)
+        assert (torch.allclose(q[:, 1], torch.tensor(0.5), atol=0.02)
+                and torch.allclose(q[:, 3], torch.tensor(-1.0), atol=0.02))
         with pytest.raises(SceneError, match=r"post_build\[0\]: no joint label starts with 'nope'"):
             load_sap_scene(doc(d, post_build=[{"op": "set_joint_targets", "label_prefix": "nope", "ke": 1.0}]))
     finally:
@@ -275,8 +284,10 @@ def test_joint_selectors_and_pd_targets_in_every_world():
 # ---------------------------------------------------------------------------- replication
 def test_replication_is_centred_and_lines_up():
     from gymlike.world import world_arrays
-    grid = load_sap_scene(doc(SINGLE_BOX, simulation={"num_worlds": 4, "dt": 0.01}, replicate={"spacing": [2.0, 2.0, 0.0]}))
-    line = load_sap_scene(doc(SINGLE_BOX, simulation={"dt": 0.01}, replicate={"num_worlds": 3, "spacing": [3.0, 0.0, 0.0]}),
+    grid = load_sap_scene(doc(SINGLE_BOX, simulation={"num_worlds": 4, "dt": 0.01},
+                              replicate={"spacing": [2.0, 2.0, 0.0]}))
+    line = load_sap_scene(doc(SINGLE_BOX, simulation={"dt": 0.01},
+                              replicate={"num_worlds": 3, "spacing": [3.0, 0.0, 0.0]}),
                           num_worlds=5)
     try:
         o = grid.world_offsets
@@ -300,9 +311,11 @@ def test_replication_is_centred_and_lines_up():
 
 # ---------------------------------------------------------------------------- assets
 URDF = """<robot name="bot">
-  <link name="base"><inertial><mass value="2"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="base"><inertial><mass value="2"/>\
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>
-  <link name="arm"><inertial><origin xyz="0 0 0.2"/><mass value="0.5"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="arm"><inertial><origin xyz="0 0 0.2"/><mass value="0.5"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><origin xyz="0 0 0.2"/><geometry><sphere radius="0.05"/></geometry></collision></link>
   <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><origin xyz="0 0 0.1"/>
     <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="5"/></joint>
@@ -321,7 +334,8 @@ def test_asset_sources_and_options(tmp_path):
         scene = load_sap_scene(str(tmp_path / "s.yaml"), prepare=False)
         try:
             m, s = scene.sap_model, scene.sap_state
-            assert scene.body_labels == ["robot/base", "robot/arm"] and scene.gym.get_actor_dof_names(scene.envs[0], 0) == ["shoulder"]
+            assert (scene.body_labels == ["robot/base", "robot/arm"]
+                    and scene.gym.get_actor_dof_names(scene.envs[0], 0) == ["shoulder"])
             assert np.allclose(s.body_q.numpy()[0], [0, 0, 1, 0, 0, math.sqrt(0.5), math.sqrt(0.5)], atol=1e-6)
             assert np.allclose(m.shape_material_mu.numpy(), 0.7) and np.allclose(m.shape_material_ke.numpy(), 5000.0)
             assert not (m.shape_flags.numpy() & 1).any()         # hidden, still colliding
@@ -336,7 +350,8 @@ def test_git_sources_fetch_sparse_and_use_the_cache_offline(tmp_path, monkeypatc
     (repo / "bots" / "bot.urdf").write_text(URDF)
     (repo / "other").mkdir()
     (repo / "other" / "big.txt").write_text("not wanted")
-    run = lambda *a: subprocess.run(["git", "-C", str(repo), *a], check=True, capture_output=True, text=True)  # noqa: E731
+    run = lambda *a: subprocess.run(["git", "-C", str(repo), *a], check=True,  # noqa: E731
+                                    capture_output=True, text=True)
     run("init", "-q")
     run("-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
     run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "bots")
@@ -353,7 +368,8 @@ def test_git_sources_fetch_sparse_and_use_the_cache_offline(tmp_path, monkeypatc
     monkeypatch.setenv("SAP_WARP_ASSET_OFFLINE", "1")
     load_sap_scene(d, prepare=False).close()            # offline: served from the cache
     monkeypatch.setenv("SAP_WARP_ASSET_CACHE", str(tmp_path / "empty"))
-    with pytest.raises(FileNotFoundError, match=r"assets\[0\]\.source\.git: SAP_WARP_ASSET_OFFLINE is set .* does not exist"):
+    with pytest.raises(FileNotFoundError,
+                       match=r"assets\[0\]\.source\.git: SAP_WARP_ASSET_OFFLINE is set .* does not exist"):
         load_sap_scene(d)
     monkeypatch.delenv("SAP_WARP_ASSET_OFFLINE")
     bad = dict(git, repo=f"file://{tmp_path}/nothing")
@@ -364,21 +380,26 @@ def test_git_sources_fetch_sparse_and_use_the_cache_offline(tmp_path, monkeypatc
 # ---------------------------------------------------------------------------- errors, strict
 BAD = [
     (dict(schema_version=2), "schema_version: expected 1, got 2"),
-    (dict(bodies=[{"id": "b", "shapes": [{"type": "torus", "radius": 1}]}]), "bodies[0].shapes[0].type: unknown shape type 'torus'"),
+    (dict(bodies=[{"id": "b", "shapes": [{"type": "torus", "radius": 1}]}]),
+     "bodies[0].shapes[0].type: unknown shape type 'torus'"),
     (dict(bodies=[{"id": "b", "shapes": [{"type": "ellipsoid", "a": 1, "b": 1, "c": -1}]}]),
      "bodies[0].shapes[0].c: expected a positive number, got -1"),
-    (dict(joints=[{"id": "j", "type": "revolute", "parent": "world", "child": "nope"}]), "joints[0].child: no body with id 'nope'"),
-    (dict(joints=[{"id": "j", "type": "revolute", "child": "box", "axis": "w"}]), "joints[0].axis: expected [x, y, z], x, y, z"),
+    (dict(joints=[{"id": "j", "type": "revolute", "parent": "world", "child": "nope"}]),
+     "joints[0].child: no body with id 'nope'"),
+    (dict(joints=[{"id": "j", "type": "revolute", "child": "box", "axis": "w"}]),
+     "joints[0].axis: expected [x, y, z], x, y, z"),
     (dict(ground={"enabled": True, "lable": "g"}), "ground.lable: unknown key"),
     (dict(simulation={"dt": "__import__('os').getcwd()"}), "simulation.dt: expected a number or an expression"),
     (dict(simulation={"solver": "mujoco"}), "simulation.solver: expected a mapping"),
     (dict(bodies=[{"id": "b", "transform": {"q": {"axis_angle": {"axis": [0, 0, 0], "angle": 1}}}}]),
      "bodies[0].transform.q.axis_angle.axis: expected a non-zero axis"),
     (dict(post_build=[{"op": "explode"}]), "post_build[0].op: unknown op 'explode'"),
-    (dict(post_build=[{"op": "set_array", "array": "body_mass", "value": 1}]), "post_build[0].array: unsupported array 'body_mass'"),
+    (dict(post_build=[{"op": "set_array", "array": "body_mass", "value": 1}]),
+     "post_build[0].array: unsupported array 'body_mass'"),
     (dict(post_build=[{"op": "set_array", "array": "joint_q", "range": "middle", "value": 1}]),
      "post_build[0].range: expected all, head:N, tail:N, from:N or [start, end]"),
-    (dict(initial_joint_q=[{"index": 0, "offset": 1, "value": 0}]), "initial_joint_q[0].offset: offset goes with joint"),
+    (dict(initial_joint_q=[{"index": 0, "offset": 1, "value": 0}]),
+     "initial_joint_q[0].offset: offset goes with joint"),
 ]
 
 
@@ -393,10 +414,12 @@ def test_bad_documents_name_the_key_path_and_build_nothing(change, message, sims
 
 def test_errors_found_against_the_authored_world_build_nothing(sims_made):
     cases = [
-        ({"initial_joint_q": [{"joint": "knee", "value": 1.0}]}, r"initial_joint_q\[0\]\.joint: no joint labelled 'knee'"),
+        ({"initial_joint_q": [{"joint": "knee", "value": 1.0}]},
+         r"initial_joint_q\[0\]\.joint: no joint labelled 'knee'"),
         ({"initial_joint_q": [{"joint": "revolute_a_b", "offset": 1, "value": 1.0}]},
          r"initial_joint_q\[0\]\.offset: offset 1 is outside joint 'revolute_a_b'"),
-        ({"initial_joint_q": [{"index": 8, "value": 0}]}, r"initial_joint_q\[0\]\.index: index 8 out of range for an array of length 8"),
+        ({"initial_joint_q": [{"index": 8, "value": 0}]},
+         r"initial_joint_q\[0\]\.index: index 8 out of range for an array of length 8"),
         ({"post_build": [{"op": "set_array", "array": "shape_gap", "range": [0, 9], "value": 0}]},
          r"post_build\[0\]\.range: range \[0, 9\] is outside an array of length 3"),
         ({"post_build": [{"op": "set_array", "array": "joint_qd", "range": "all", "values": [1, 2]}]},
@@ -411,7 +434,8 @@ def test_errors_found_against_the_authored_world_build_nothing(sims_made):
 
 
 def test_strict_mode_raises_on_unsupported_features(sims_made):
-    d = doc(TWO_TREES, post_build=[{"op": "add_shape", "body": "world", "shape": {"type": "box", "hx": 1, "hy": 1, "hz": 1}},
+    d = doc(TWO_TREES, post_build=[{"op": "add_shape", "body": "world",
+                                    "shape": {"type": "box", "hx": 1, "hy": 1, "hz": 1}},
                                    {"op": "set_array", "array": "shape_collision_group", "index": 0, "value": 3}])
     d["bodies"][0]["kh"] = 1e9
     with pytest.raises(SapUnsupportedSceneFeature, match=r"^bodies\[0\]\.kh: hydroelastic"):
@@ -420,7 +444,8 @@ def test_strict_mode_raises_on_unsupported_features(sims_made):
     with pytest.warns(UserWarning, match="unsupported features not applied"):
         scene = load_sap_scene(d, prepare=False)
     try:
-        assert [f.split(":")[0] for f in scene.unsupported_features] == ["bodies[0].kh", "post_build[0].body", "post_build[1]"]
+        assert ([f.split(":")[0] for f in scene.unsupported_features]
+                == ["bodies[0].kh", "post_build[0].body", "post_build[1]"])
         assert scene.sap_model.shape_collision_group.numpy()[0] != 3
     finally:
         scene.close()
@@ -441,7 +466,8 @@ def test_funcworld_interface_is_seed_002s():
     for name in ("reset", "after_reset", "after_reload"):
         assert sig(getattr(FuncWorld, name)) == ("(self, state: ~WorldStateT, *, seed: Optional[int] = None, "
                                                  "mask: Optional[~BArrayType] = None, **kwargs) -> ~WorldStateT")
-    assert sig(FuncWorld.reload) == "(self, state: ~WorldStateT, *, seed: Optional[int] = None, **kwargs) -> ~WorldStateT"
+    assert sig(FuncWorld.reload) == ("(self, state: ~WorldStateT, *, seed: Optional[int] = None, "
+                                     "**kwargs) -> ~WorldStateT")
     assert sig(FuncWorld.close) == "(self, state: ~WorldStateT) -> None"
     assert sig(FuncWorld.is_control_timestep_compatible) == "(self, control_timestep: Optional[float]) -> bool"
     assert issubclass(SceneWorld, FuncWorld)
@@ -468,7 +494,8 @@ def test_funcworld_interface_is_seed_002s():
 def test_scene_world_steps_resets_and_reloads():
     from gymlike.world import SceneWorld
     d = doc(TWO_TREES, replicate={"num_worlds": 3},
-            post_build=[{"op": "set_joint_targets", "joint": "revolute_a_b", "mode": "position", "ke": 500.0, "kd": 50.0}])
+            post_build=[{"op": "set_joint_targets", "joint": "revolute_a_b", "mode": "position",
+                         "ke": 500.0, "kd": 50.0}])
     world = SceneWorld(quiet_load(d), reset_noise=0.1)
     state = world.initial(seed=0)
     try:
@@ -532,7 +559,8 @@ def test_user_input_raster_and_task():
     d.pop("joints")
     d.pop("articulations")
     d["bodies"][0]["color"] = 2
-    ball = {"id": "ball", "color": 5, "transform": {"p": [0.0, 0.0, 1.8]}, "shapes": [{"type": "sphere", "radius": 0.1}]}
+    ball = {"id": "ball", "color": 5, "transform": {"p": [0.0, 0.0, 1.8]},
+            "shapes": [{"type": "sphere", "radius": 0.1}]}
     inside = dict(ball, id="ghost", transform={"p": [0.0, 0.0, 1.0]})
     scene = add_user_input_to_scene(d, [ball, inside])
     assert [b["id"] for b in scene.user_input_bodies] == ["ball"]             # the occluding one is left out

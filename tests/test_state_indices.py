@@ -9,11 +9,14 @@ from gymlike.core.errors import GymlikeError, GymlikeRuntimeError
 
 TWO_LINK = """\
 <robot name="arm2">
-  <link name="base"><inertial><mass value="2"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="base"><inertial><mass value="2"/>\
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
-  <link name="upper"><inertial><origin xyz="0 0 0.25"/><mass value="1"/><inertia ixx="0.02" iyy="0.02" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="upper"><inertial><origin xyz="0 0 0.25"/><mass value="1"/>\
+<inertia ixx="0.02" iyy="0.02" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><origin xyz="0 0 0.25"/><geometry><box size="0.05 0.05 0.5"/></geometry></collision></link>
-  <link name="lower"><inertial><origin xyz="0 0 0.2"/><mass value="0.5"/><inertia ixx="0.01" iyy="0.01" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
+  <link name="lower"><inertial><origin xyz="0 0 0.2"/><mass value="0.5"/>\
+<inertia ixx="0.01" iyy="0.01" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
     <collision><origin xyz="0 0 0.2"/><geometry><box size="0.04 0.04 0.4"/></geometry></collision></link>
   <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/><origin xyz="0 0 0.05"/>
     <axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="50" velocity="5"/></joint>
@@ -287,7 +290,8 @@ def test_aggregates_are_validated_and_recorded(gym, tmp_path):
         gym.begin_aggregate(env, 1, 1, True)
     gym.create_actor(env, box, pose(0, 0, 0.5), "a", 0, 0)
     gym.create_actor(env, box, pose(0.3, 0, 0.5), "b", 0, 0)
-    with pytest.warns(RuntimeWarning, match="aggregate holds 2 bodies / 2 shapes, more than the declared maximum 1 / 1"):
+    with pytest.warns(RuntimeWarning,
+                      match="aggregate holds 2 bodies / 2 shapes, more than the declared maximum 1 / 1"):
         assert gym.end_aggregate(env)
     gym.prepare_sim(sim)
     gym.simulate(sim)

@@ -73,7 +73,8 @@ def test_asset_tendons_read_from_mjcf(gym, hand):
     assert gym.get_asset_fixed_tendon_joint_coefficients(a, 0) == [1.0, -2.0]
     assert [gym.get_asset_fixed_tendon_joint_name(a, 0, j) for j in range(2)] == ["ja", "jb"]
     p = gym.get_asset_tendon_properties(a)
-    assert p[0].is_fixed_limited and np.isclose(p[0].fixed_lower_limit, -0.001) and np.isclose(p[0].fixed_upper_limit, 0.001)
+    assert (p[0].is_fixed_limited and np.isclose(p[0].fixed_lower_limit, -0.001)
+            and np.isclose(p[0].fixed_upper_limit, 0.001))
     assert not p[1].is_fixed_limited and p[1].stiffness == 2.0 and np.isclose(p[1].damping, 0.3)
     assert np.isclose(p[1].fixed_spring_rest_length, 0.6)
     assert p[0].limit_stiffness == gymapi.AssetOptions().tendon_limit_stiffness   # Isaac Gym's default

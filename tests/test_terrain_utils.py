@@ -36,7 +36,8 @@ GENERATORS = [
     (tu.wave_terrain, dict(num_waves=2, amplitude=0.2)),
     (tu.stairs_terrain, dict(step_width=0.5, step_height=0.1)),
     (tu.pyramid_stairs_terrain, dict(step_width=0.5, step_height=0.1, platform_size=2.0)),
-    (tu.stepping_stones_terrain, dict(stone_size=0.5, stone_distance=0.2, max_height=0.05, platform_size=2.0, depth=-1.0)),
+    (tu.stepping_stones_terrain, dict(stone_size=0.5, stone_distance=0.2, max_height=0.05, platform_size=2.0,
+                                      depth=-1.0)),
 ]
 
 

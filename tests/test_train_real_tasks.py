@@ -5,7 +5,8 @@ import importlib.util
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-spec = importlib.util.spec_from_file_location("train_real_tasks", os.path.join(ROOT, "benchmarks", "train_real_tasks.py"))
+spec = importlib.util.spec_from_file_location("train_real_tasks",
+                                              os.path.join(ROOT, "benchmarks", "train_real_tasks.py"))
 trt = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(trt)
 

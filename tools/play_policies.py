@@ -505,7 +505,8 @@ def main():
             s = sides[side]
             print(f"{case} {side}: " + (f"ERROR {s['error']}" if "error" in s else
                   f"build {s['build_s']:.0f} s, play {s['play_s']:.0f} s (control dt {s['dt']}, sim dt "
-                  f"{s['sim_dt']}, substeps {s['substeps']}{', pipeline ' + s['pipeline'] if 'pipeline' in s else ''})"),
+                  f"{s['sim_dt']}, substeps {s['substeps']}"
+                  f"{', pipeline ' + s['pipeline'] if 'pipeline' in s else ''})"),
                   flush=True)
         rows = []
         print(f"{'case':5s} {'command vx,vy,wz':17s} | {'gym up':>6s} {'vx':>5s} {'vy':>5s} {'wz':>5s} {'fall s':>6s} "

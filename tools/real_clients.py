@@ -10,10 +10,11 @@ them); a script passes when it exits 0.
 
 `igenvs`: each IsaacGymEnvs task is built from its own hydra config (16 envs, CPU pipeline),
 reset, and stepped 100 times with uniform random actions in [-1, 1]; it passes when every
-observation and reward stays finite (REAL_CLIENTS_ENVS / REAL_CLIENTS_STEPS change 16 and 100). It needs IsaacGymEnvs' own dependencies importable
-(hydra-core, omegaconf, gym 0.23, termcolor; put them on PYTHONPATH), and runs from
-`isaacgymenvs/` as IsaacGymEnvs' train.py does. The tasks package's __init__ imports every
-task (some need warp 0.10, urdfpy, pysdf), so each task module is imported on its own.
+observation and reward stays finite (REAL_CLIENTS_ENVS / REAL_CLIENTS_STEPS change 16 and 100).
+It needs IsaacGymEnvs' own dependencies importable (hydra-core, omegaconf, gym 0.23, termcolor;
+put them on PYTHONPATH), and runs from `isaacgymenvs/` as IsaacGymEnvs' train.py does. The tasks
+package's __init__ imports every task (some need warp 0.10, urdfpy, pysdf), so each task module
+is imported on its own.
 
 `legged`: each legged_gym task (leggedrobotics/legged_gym: anymal_c_flat, anymal_c_rough,
 anymal_b, a1, cassie) built as its train.py builds it (its own get_args and task registry,

@@ -164,7 +164,8 @@ class Robot:
             out.append('      <mass value="%s"/>' % fmt(mass))
             out.append(
                 '      <inertia ixx="%s" ixy="%s" ixz="%s" iyy="%s" iyz="%s" izz="%s"/>'
-                % tuple(fmt(v) for v in (inertia[0, 0], inertia[0, 1], inertia[0, 2], inertia[1, 1], inertia[1, 2], inertia[2, 2]))
+                % tuple(fmt(v) for v in (inertia[0, 0], inertia[0, 1], inertia[0, 2],
+                                         inertia[1, 1], inertia[1, 2], inertia[2, 2]))
             )
             out.append("    </inertial>")
             out.append("  </link>")
@@ -178,7 +179,8 @@ class Robot:
                 out.append('    <axis xyz="%s"/>' % vec(j["axis"]))
             if j["limit"] is not None:
                 lo, hi, effort, vel = j["limit"]
-                out.append('    <limit lower="%s" upper="%s" effort="%s" velocity="%s"/>' % (fmt(lo), fmt(hi), fmt(effort), fmt(vel)))
+                out.append('    <limit lower="%s" upper="%s" effort="%s" velocity="%s"/>'
+                           % (fmt(lo), fmt(hi), fmt(effort), fmt(vel)))
             if j["friction"] is not None:
                 out.append('    <dynamics damping="0" friction="%s"/>' % fmt(j["friction"]))
             out.append("  </joint>")
@@ -189,7 +191,8 @@ class Robot:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(self.to_xml())
-        print("wrote %s  (%d links, %d joints, %.3f kg)" % (os.path.relpath(path, HERE), len(self.links), len(self.joints), self.total_mass()))
+        print("wrote %s  (%d links, %d joints, %.3f kg)"
+              % (os.path.relpath(path, HERE), len(self.links), len(self.joints), self.total_mass()))
 
 
 # --------------------------------------------------------------------------------------------
@@ -240,8 +243,10 @@ Links: base, link1..link7, hand, left_finger, right_finger (11 bodies); 9 DOFs.
     r.joint("joint6", "revolute", "link5", "link6", (0, 0, 0.184), axis=(0, 1, 0), limit=(-0.0175, 3.7525, *small))
     r.joint("joint7", "revolute", "link6", "link7", (0, 0, 0.088), axis=(0, 0, 1), limit=(-roll, roll, *small))
     r.joint("hand_joint", "fixed", "link7", "hand", (0, 0, 0.107))
-    r.joint("finger_joint1", "prismatic", "hand", "left_finger", (0, 0, 0.06), axis=(0, 1, 0), limit=(0.0, 0.04, 20.0, 0.2))
-    r.joint("finger_joint2", "prismatic", "hand", "right_finger", (0, 0, 0.06), axis=(0, -1, 0), limit=(0.0, 0.04, 20.0, 0.2))
+    r.joint("finger_joint1", "prismatic", "hand", "left_finger", (0, 0, 0.06), axis=(0, 1, 0),
+            limit=(0.0, 0.04, 20.0, 0.2))
+    r.joint("finger_joint2", "prismatic", "hand", "right_finger", (0, 0, 0.06), axis=(0, -1, 0),
+            limit=(0.0, 0.04, 20.0, 0.2))
     return r
 
 

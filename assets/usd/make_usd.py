@@ -96,7 +96,8 @@ def make_pendulum2(path):
     UsdPhysics.CollisionAPI.Apply(cube.GetPrim())
 
     revolute(stage, "/World/pendulum2/joint1", None, link1, pivot, (-0.25, 0, 0), UsdPhysics.Tokens.y, -120.0, 120.0)
-    revolute(stage, "/World/pendulum2/joint2", link1, link2, (0.25, 0, 0), (-0.25, 0, 0), UsdPhysics.Tokens.y, -150.0, 150.0)
+    revolute(stage, "/World/pendulum2/joint2", link1, link2, (0.25, 0, 0), (-0.25, 0, 0), UsdPhysics.Tokens.y,
+             -150.0, 150.0)
     stage.GetRootLayer().Save()
 
 

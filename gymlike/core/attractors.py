@@ -1,5 +1,6 @@
 """Rigid body attractors: a spring-damper that pulls a point of a body (the `offset` frame) to a
-target pose (given in the env frame, as Isaac Gym's examples use it), on the selected axes (AXIS_X/Y/Z for translation, any rotation bit for rotation).
+target pose (given in the env frame, as Isaac Gym's examples use it), on the selected axes
+(AXIS_X/Y/Z for translation, any rotation bit for rotation).
 Isaac Gym drives a PhysX D6 joint to a kinematic target; here the same law
     F = k (x* - x) - d v,   tau = k rotvec(q* q^-1) - d w
 is added to the body's external wrench every substep, one launch for all attractors. Like the
@@ -114,7 +115,8 @@ class Attractors:
             require_finite(getattr(props, nm), f"{what}: props.{nm}")
         for nm in ("stiffness", "damping"):
             if not number(getattr(props, nm), f"{what}: props.{nm}") >= 0:
-                raise GymlikeValueError(f"{what}: stiffness and damping must be >= 0, got {props.stiffness}, {props.damping}")
+                raise GymlikeValueError(f"{what}: stiffness and damping must be >= 0, "
+                                        f"got {props.stiffness}, {props.damping}")
         valid = AXIS_X | AXIS_Y | AXIS_Z | AXIS_ROTATION
         if number(props.axes, f"{what}: props.axes", integer=True) & ~valid:
             raise GymlikeValueError(f"{what}: axes {props.axes} has bits outside AXIS_ALL")
@@ -167,7 +169,8 @@ class Attractors:
         return dict(
             body=wp_.array(np.array(body, np.int32), dtype=wp_.int32, device=dev),
             target=wp_.array(target, dtype=wp_.transform, device=dev),
-            offset=wp_.array(np.array([tr(p.offset) for _, _, p in self.items], np.float32), dtype=wp_.transform, device=dev),
+            offset=wp_.array(np.array([tr(p.offset) for _, _, p in self.items], np.float32), dtype=wp_.transform,
+                             device=dev),
             axes=wp_.array(np.array([int(p.axes) for _, _, p in self.items], np.int32), dtype=wp_.int32, device=dev),
             ke=wp_.array(np.array([p.stiffness for _, _, p in self.items], np.float32), dtype=wp_.float32, device=dev),
             kd=wp_.array(np.array([p.damping for _, _, p in self.items], np.float32), dtype=wp_.float32, device=dev))

@@ -248,7 +248,8 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     ntendon = np.array([a.asset.tendons.newton_count if a.asset.tendons else 0 for a in actors], np.int64)
     h.actor_tendon0 = np.concatenate([[0], np.cumsum(ntendon)[:-1]]).astype(np.int64)   # Newton tendon start
     num_dofs = int(h.actor_ndof.sum())
-    h.dof_qd = np.concatenate([a.asset.dof_qd + q for a, q in zip(actors, a_qd0)]) if num_dofs else np.zeros(0, np.int32)
+    h.dof_qd = (np.concatenate([a.asset.dof_qd + q for a, q in zip(actors, a_qd0)]) if num_dofs
+                else np.zeros(0, np.int32))
     h.dof_q = np.concatenate([a.asset.dof_q + q for a, q in zip(actors, a_q0)]) if num_dofs else np.zeros(0, np.int32)
     h.dof_qd = h.dof_qd.astype(np.int32)
     h.dof_q = h.dof_q.astype(np.int32)

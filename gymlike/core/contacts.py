@@ -433,7 +433,8 @@ class ForceSensors:
                 p, r = s.pose.p, s.pose.r
                 qn = np.linalg.norm([r.x, r.y, r.z, r.w])
                 poses.append([p.x, p.y, p.z, r.x / qn, r.y / qn, r.z / qn, r.w / qn])
-                flags.append(int(bool(s.props.use_world_frame)) | (2 * int(bool(s.props.enable_constraint_solver_forces))))
+                flags.append(int(bool(s.props.use_world_frame))
+                             | (2 * int(bool(s.props.enable_constraint_solver_forces))))
                 tree.extend(sorted(sub))
                 starts.append(len(tree))
         self.count = len(body_rows)

@@ -577,7 +577,8 @@ def set_actor_materials(actor: Actor, materials: Sequence[SoftMaterial],
     if not isinstance(materials, (list, tuple)):
         raise GymlikeTypeError(f"{what}: expected a list of gymapi.SoftMaterial, got {type(materials).__name__}")
     if len(materials) != len(mats):
-        raise GymlikeValueError(f"{what}: actor '{actor.name}' has {len(mats)} soft bodies, got {len(materials)} materials")
+        raise GymlikeValueError(f"{what}: actor '{actor.name}' has {len(mats)} soft bodies, "
+                                f"got {len(materials)} materials")
     checked = []
     for i, (sb, m) in enumerate(zip(actor.asset.soft_bodies, materials)):
         if len(sb.tets):

@@ -767,7 +767,8 @@ class SolverMuJoCoC(SolverMuJoCo):
             envs = np.nonzero(grown.any(1))[0]
             had = int(self.batch.warning[:, self.capacity_idx, 0].max())     # (MuJoCo's count when it overflowed)
             warn(f"simulate: MuJoCo's arena ({self.template.narena // 1024} KiB per world) was too small for the "
-                 f"contacts or constraints of {len(envs)} env(s) ({listed(envs, 10)}; {had} when it overflowed): the rest were dropped in that step. "
+                 f"contacts or constraints of {len(envs)} env(s) ({listed(envs, 10)}; {had} when it overflowed): "
+                 "the rest were dropped in that step. "
                  "Raise it with sim.mujoco_options = {'arena_kib': N} before prepare_sim (gymlike.envs tasks: "
                  "sim.mujoco.arena_kib); this warning is given once per sim",
                  RuntimeWarning)
@@ -972,8 +973,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         args = (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), lo, hi, ints(m.body_parentid),
                 ints(m.body_dofadr), ints(m.body_dofnum), ints(angular), f64(dof_reach), f64(bp), f64(ip),
                 *cap_arrays, *out, over, flags)
-        return dict(args=args, caps=caps, cap_arrays=cap_arrays, bounds=(out[0].numpy(), out[3].numpy()), over_mask=over,
-                    flags=flags.numpy(), cap_args=None)
+        return dict(args=args, caps=caps, cap_arrays=cap_arrays, bounds=(out[0].numpy(), out[3].numpy()),
+                    over_mask=over, flags=flags.numpy(), cap_args=None)
 
     def _row_at(self, name):
         """Where field `name` starts in each world's row of the batch state (a column)."""

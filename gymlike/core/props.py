@@ -218,7 +218,8 @@ def check_dof_props(props: np.ndarray, n: int, what: str | None = None) -> np.nd
     if not isinstance(props, np.ndarray) or props.dtype.names is None:
         raise GymlikeTypeError(f"{what}: props must be the structured numpy array returned by "
                                f"get_actor_dof_properties (fields {', '.join(DOF_FIELDS)}), got "
-                               f"{type(props).__name__}" + (f" of dtype {props.dtype}" if isinstance(props, np.ndarray) else ""))
+                               f"{type(props).__name__}"
+                               + (f" of dtype {props.dtype}" if isinstance(props, np.ndarray) else ""))
     missing = [f for f in DOF_FIELDS if f not in props.dtype.names]
     if missing:
         raise GymlikeTypeError(f"{what}: props has dtype {props.dtype}, which lacks the DOF property "
@@ -236,7 +237,8 @@ def check_dof_props(props: np.ndarray, n: int, what: str | None = None) -> np.nd
     bad = np.nonzero(~np.isin(modes, (0, 1, 2, 3)) | (modes != out["driveMode"]))[0]
     if len(bad):
         i = int(bad[0])
-        raise GymlikeValueError(f"{what}: props[{i}]['driveMode'] = {int(modes[i]) if np.isfinite(modes[i]) else modes[i]} is not a drive mode; expected "
+        raise GymlikeValueError(f"{what}: props[{i}]['driveMode'] = "
+                                f"{int(modes[i]) if np.isfinite(modes[i]) else modes[i]} is not a drive mode; expected "
                                 "DOF_MODE_NONE (0), DOF_MODE_POS (1), DOF_MODE_VEL (2) or DOF_MODE_EFFORT (3)")
     for f in ("lower", "upper", "velocity", "effort", "stiffness", "damping", "friction", "armature"):
         v = out[f]
@@ -303,9 +305,11 @@ def check_body_props(actor: Actor, props: Sequence[RigidBodyProperties], recompu
     from .types import Mat33, RigidBodyProperties, Vec3
     n = actor.asset.body_count
     if not isinstance(props, (list, tuple)):
-        raise GymlikeTypeError(f"{what}: props must be a list of gymapi.RigidBodyProperties, got {type(props).__name__}")
+        raise GymlikeTypeError(f"{what}: props must be a list of gymapi.RigidBodyProperties, "
+                               f"got {type(props).__name__}")
     if len(props) != n:
-        raise GymlikeValueError(f"{what}: props must have one entry per rigid body of the actor ({n}), got {len(props)}")
+        raise GymlikeValueError(f"{what}: props must have one entry per rigid body of the actor ({n}), "
+                                f"got {len(props)}")
     mass = np.zeros(n)
     com = np.zeros((n, 3))
     inertia = np.zeros((n, 3, 3))
@@ -389,7 +393,8 @@ def check_shape_props(props: Sequence[RigidShapeProperties], n: int, what: str |
     from .errors import GymlikeTypeError, GymlikeValueError
     from .types import RigidShapeProperties
     if not isinstance(props, (list, tuple)):
-        raise GymlikeTypeError(f"{what}: props must be a list of gymapi.RigidShapeProperties, got {type(props).__name__}")
+        raise GymlikeTypeError(f"{what}: props must be a list of gymapi.RigidShapeProperties, "
+                               f"got {type(props).__name__}")
     if len(props) != n:
         raise GymlikeValueError(f"{what}: props must have one entry per rigid shape ({n}), got {len(props)}")
     out = np.zeros(n, SHAPE_PROPS_DTYPE)

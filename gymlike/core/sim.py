@@ -83,7 +83,8 @@ class Env:
     def end_aggregate(self) -> None:
         """Close the open aggregate; warns when it holds more bodies or shapes than declared."""
         if self.aggregate is None:
-            raise GymlikeValueError(f"end_aggregate: env {self.index} has no open aggregate (call begin_aggregate first)")
+            raise GymlikeValueError(f"end_aggregate: env {self.index} has no open aggregate "
+                                    "(call begin_aggregate first)")
         agg, self.aggregate = self.aggregate, None
         nb, ns = self.body_count - agg["bodies0"], self.shape_count - agg["shapes0"]
         if nb > agg["max_bodies"] or ns > agg["max_shapes"]:

@@ -64,7 +64,8 @@ ZERO_QUAT_NORM = 1e-6    # below this a quaternion has no direction to normalize
 
 def dtype_name(dtype: np.dtype) -> str:
     """The gymapi name of a state dtype, for messages."""
-    return {RIGID_BODY_STATE_DTYPE: "gymapi.RigidBodyState.dtype", DOF_STATE_DTYPE: "gymapi.DofState.dtype"}.get(dtype, str(dtype))
+    return {RIGID_BODY_STATE_DTYPE: "gymapi.RigidBodyState.dtype",
+            DOF_STATE_DTYPE: "gymapi.DofState.dtype"}.get(dtype, str(dtype))
 
 
 # ---------------------------------------------------------------------------- rigid bodies

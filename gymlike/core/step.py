@@ -117,7 +117,8 @@ class Stepper:
             elif id(s_in) in dirty:      # (the solvers only read body_f: a zeroed one stays zero)
                 s_in.body_f.zero_()
                 dirty.discard(id(s_in))
-            if sim.pipeline is not None and sim.contacts is not None:   # Newton collision (XPBD; MuJoCo + static meshes)
+            # Newton collision (XPBD; MuJoCo + static meshes)
+            if sim.pipeline is not None and sim.contacts is not None:
                 t0 = self._clock()
                 sim.pipeline.collide(s_in, sim.contacts)
                 self._lap("collide", t0)

@@ -35,7 +35,9 @@ STUBS = {
     "omni_disconnect": (UNSUPPORTED, "", 'Omniverse Nucleus connections are not part of gymlike'),
     "refresh_pneumatic_pressure_tensor": (UNSUPPORTED, "arg0", _PNEUMATIC),
     "refresh_pneumatic_target_tensor": (UNSUPPORTED, "arg0", _PNEUMATIC),
-    "set_actor_fixed_tendon_joint_coefficients": (NOT_YET, "arg0 arg1 arg2 arg3", 'MuJoCo shares tendon coefficients between envs; set them on the asset with set_asset_fixed_tendon_joint_coefficients'),
+    "set_actor_fixed_tendon_joint_coefficients": (NOT_YET, "arg0 arg1 arg2 arg3",
+                                                  'MuJoCo shares tendon coefficients between envs; set them on the '
+                                                  'asset with set_asset_fixed_tendon_joint_coefficients'),
     "set_pneumatic_pressure": (UNSUPPORTED, "arg0 arg1 arg2 arg3", _PNEUMATIC),
     "set_pneumatic_pressure_tensor": (UNSUPPORTED, "arg0 arg1", _PNEUMATIC),
     "set_pneumatic_pressure_tensor_indexed": (UNSUPPORTED, "arg0 arg1", _PNEUMATIC),

@@ -60,14 +60,16 @@ class HostTables(Declared):
     dof_axis_inertia: np.ndarray    # (D,) float32: kg m^2 (rotation) or kg (translation) the drive moves, lower bound
     dof_pair_inertia: np.ndarray    # (D,) float32: child and parent moments in series (SIM_FLEX; else dof_axis_inertia)
     dof_velocity_limit: np.ndarray  # (D,) float32: rad/s or m/s, <= 0: none (props.write_dof_props)
-    dof_friction: np.ndarray        # (D,) float32: PhysX joint friction coefficient on SIM_PHYSX (props.write_dof_props)
+    dof_friction: np.ndarray        # (D,) float32: PhysX joint friction coefficient on SIM_PHYSX
+                                    # (props.write_dof_props)
     body_world: np.ndarray          # (B,) int32: Newton world (-1: shared static)
     body_env: np.ndarray            # (B,) int32: env index
     body_origin: np.ndarray         # (B, 3) float32 m: origin of the body's env (API positions are env-local)
     shape_newton: np.ndarray        # (Isaac Gym shapes,) int32: Newton shape of each Isaac Gym rigid shape
     shape_env: np.ndarray           # (S,) int32: env of each Newton shape, -1 for ground/terrain
     static_shape_seg: dict          # Newton shape -> segmentation id of the ground and terrain
-    base_shape_color: Any           # (S, 3) float32: shape colours as built, what reset_actor_materials restores (render/looks.py)
+    base_shape_color: Any           # (S, 3) float32: shape colours as built, what reset_actor_materials restores
+                                    # (render/looks.py)
 
 
 class DeviceTables(Declared):
@@ -86,14 +88,17 @@ class DeviceTables(Declared):
     dof_damping: wp.array         # (D,) float32 N m s/rad or N s/m: drive
     dof_effort_limit: wp.array    # (D,) float32 N m or N
     dof_effort_scale: wp.array    # (D,) float32: armature correction of efforts on SIM_FLEX (props.effort_scale)
-    dof_effort: wp.array          # (D,) float32 N m or N: applied this simulate (apply_actor_dof_efforts, actuation tensor)
+    dof_effort: wp.array          # (D,) float32 N m or N: applied this simulate (apply_actor_dof_efforts,
+                                  # actuation tensor)
     dof_velocity_limit: wp.array  # (D,) float32 rad/s or m/s: <= 0: none
     dof_friction: wp.array        # (D,) float32: PhysX joint friction coefficient (SIM_PHYSX; core/joint_rows.py)
     dof_axis_inertia: wp.array    # (D,) float32: see HostTables
     dof_pair_inertia: wp.array    # (D,) float32: see HostTables
-    dof_explicit: wp.array        # (D,) int32: 1 where SIM_FLEX applies the drive stiffness as a joint force (kernels.drive_gains)
+    dof_explicit: wp.array        # (D,) int32: 1 where SIM_FLEX applies the drive stiffness as a joint force
+                                  # (kernels.drive_gains)
     dof_identity: wp.array        # (D,) int32: 0 .. D-1 (the index of dof_effort rows)
-    effort_f: wp.array            # (Q,) float32 N m or N: SIM_FLEX on XPBD, this substep's efforts by Newton DOF (dynamics.XpbdJointForces)
+    effort_f: wp.array            # (Q,) float32 N m or N: SIM_FLEX on XPBD, this substep's efforts by Newton DOF
+                                  # (dynamics.XpbdJointForces)
     dof_env: wp.array             # (D,) int32: env of each DOF (the divergence guard)
     body_force: wp.array          # (B,) spatial_vector N, N m: user wrench at the COM, world frame, this simulate
     body_origin: wp.array         # (B,) vec3 m: env origin

@@ -211,12 +211,14 @@ class TensorAPI:
             rows[0].read_roots(rows[1], t._wp)
             return
         st = self.sim.state
-        self.launch(("roots", id(st)), TK().gather_roots, self.n_act, (st.body_q, st.body_qd, self.sim.dev.actor_body0, self.sim.dev.body_origin, t._wp))
+        self.launch(("roots", id(st)), TK().gather_roots, self.n_act,
+                    (st.body_q, st.body_qd, self.sim.dev.actor_body0, self.sim.dev.body_origin, t._wp))
 
     def refresh_bodies(self, t: GymTensor) -> None:
         """Fill the rigid body state tensor t (bodies, 13) float32, laid out as the root states."""
         st = self.sim.state
-        self.launch(("bodies", id(st)), TK().gather_bodies, self.n_body, (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
+        self.launch(("bodies", id(st)), TK().gather_bodies, self.n_body,
+                    (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
 
     def refresh_dofs(self, t: GymTensor) -> None:
         """Fill the DOF state tensor t (dofs, 2) float32: position (m or rad) and velocity."""
@@ -258,7 +260,8 @@ class TensorAPI:
         # rows: a transposed (13, num_actors) tensor has the right count and would scramble
         # every pose.
         if t.numel() != rows * (cols or 1) or (cols is not None and t.dim() != 1 and t.shape[-1] != cols):
-            views = "or any view with the same count" if cols is None else f"or (..., {cols}) with {rows} rows in all, or flat"
+            views = ("or any view with the same count" if cols is None
+                     else f"or (..., {cols}) with {rows} rows in all, or flat")
             raise GymlikeValueError(f"{what}: {arg}: expected shape {want} ({views}), got {tuple(t.shape)}")
         if not t.is_contiguous():
             raise GymlikeValueError(f"{what}: {arg} must be contiguous (call .contiguous())")
@@ -316,7 +319,8 @@ class TensorAPI:
         torch = self.torch
         if not isinstance(indices, GymTensor):
             # None included: Isaac Gym's indexed setters need the index tensor (never "all")
-            raise GymlikeTypeError(f"{what}: actor indices must be a gymapi.Tensor of int32, got {type(indices).__name__}")
+            raise GymlikeTypeError(f"{what}: actor indices must be a gymapi.Tensor of int32, "
+                                   f"got {type(indices).__name__}")
         t = torch_of(indices, what, "actor indices")
         if t.dtype != torch.int32:
             raise GymlikeTypeError(f"{what}: actor indices must be int32 (torch.int32), got {t.dtype}")
@@ -324,7 +328,8 @@ class TensorAPI:
             raise GymlikeValueError(f"{what}: indices are on {t.device} but the sim runs on {self.sim.device}")
         n_given = as_int(count)          # (any int Isaac Gym takes: a numpy int, an integer torch scalar)
         if n_given is None or not 0 <= n_given <= t.numel():
-            raise GymlikeValueError(f"{what}: count must be an int in [0, {t.numel()}] (the number of indices), got {count!r}")
+            raise GymlikeValueError(f"{what}: count must be an int in [0, {t.numel()}] (the number of indices), "
+                                    f"got {count!r}")
         count = n_given
         # (numpy on the host: a few torch view calls cost more than the whole check)
         host = (t.numpy() if t.device.type == "cpu" else t.cpu().numpy()).reshape(-1)[: int(count)]

@@ -253,7 +253,8 @@ def summary(hist: History, wall: float, rule: SolvedRule | None = None) -> str:
                  f"(last {min(int(last['episodes']), 100)} training episodes)")
     else:
         stats = "no episode finished yet"
-    msg = f"done ({hist.stop_reason or 'stopped'}): {its} iterations, {last.get('steps', 0):,} env steps, {wall:.1f} s wall time, {stats}"
+    msg = (f"done ({hist.stop_reason or 'stopped'}): {its} iterations, {last.get('steps', 0):,} env steps, "
+           f"{wall:.1f} s wall time, {stats}")
     if rule is not None and rule.active:
         if hist.stop_reason == "solved":
             ev = rule.evaluations[-1] if rule.evaluations else {}
@@ -367,8 +368,9 @@ def train_rsl_rl(task, train_cfg: dict, run_dir: str | None, max_iterations: int
                  deterministic_check: bool = True, make_eval_task=None):
     """Train with rsl_rl's PPO. Stops after max_iterations, at the solved level (`solved` dict
     or stop_reward / stop_length; see SolvedRule, `deterministic_check=False` skips its
-    deterministic evaluation, run on `make_eval_task()` when given), after max_time seconds, or on Ctrl-C (KeyboardInterrupt; the
-    checkpoint, history and curve are still written and `hist.stop_reason` is "interrupted").
+    deterministic evaluation, run on `make_eval_task()` when given), after max_time seconds, or on
+    Ctrl-C (KeyboardInterrupt; the checkpoint, history and curve are still written and
+    `hist.stop_reason` is "interrupted").
     Returns (runner, History)."""
     cpu_threads(task.rl_device)
     runner, env, cfg = make_rsl_runner(task, train_cfg)

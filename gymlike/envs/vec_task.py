@@ -166,7 +166,8 @@ class VecTask:
         g = sim_cfg.get("gravity", [0.0, 0.0, -9.81] if up == "z" else [0.0, -9.81, 0.0])
         sp.gravity = gymapi.Vec3(*[float(x) for x in g])
         rest = {k: v for k, v in sim_cfg.items()
-                if k not in ("dt", "substeps", "up_axis", "gravity", "use_gpu_pipeline", "num_client_threads", "mujoco")}
+                if k not in ("dt", "substeps", "up_axis", "gravity", "use_gpu_pipeline", "num_client_threads",
+                             "mujoco")}
         if rest:
             gymutil.parse_sim_config(rest, sp)
         return sp

@@ -43,8 +43,10 @@ class Template:
         self.dof_props["damping"] += np.where(self.dof_props["driveMode"] != 3, passive, 0.0)
         self.dof_props["driveMode"] = np.where((self.dof_props["driveMode"] == 0) & (passive > 0), 2,
                                                self.dof_props["driveMode"])
-        self.pos_targets = np.asarray(b.joint_target_q, np.float64)[q].astype(np.float32) if len(q) else np.zeros(0, np.float32)
-        self.vel_targets = np.asarray(b.joint_target_qd, np.float64)[qd].astype(np.float32) if len(qd) else np.zeros(0, np.float32)
+        self.pos_targets = (np.asarray(b.joint_target_q, np.float64)[q].astype(np.float32) if len(q)
+                            else np.zeros(0, np.float32))
+        self.vel_targets = (np.asarray(b.joint_target_qd, np.float64)[qd].astype(np.float32) if len(qd)
+                            else np.zeros(0, np.float32))
         self.filter = 0 if piece.self_collisions else 1    # a non-zero filter drops self-collisions
 
 
@@ -55,10 +57,10 @@ def _check_ig_limits(world, spec):
         b = p.b
         for j, jt in enumerate(b.joint_type):
             qd = p.qd_range(j)
-            if jt == newton.JointType.FREE and any(b.joint_target_mode[d] or b.joint_target_ke[d] or b.joint_target_kd[d]
-                                                   for d in qd):
-                spec.unsupported_feature(p.path, f"drive on free joint {b.joint_label[j]!r}: MuJoCo has no actuators on "
-                                                 "free joints; not applied")
+            if jt == newton.JointType.FREE and any(b.joint_target_mode[d] or b.joint_target_ke[d]
+                                                   or b.joint_target_kd[d] for d in qd):
+                spec.unsupported_feature(p.path, f"drive on free joint {b.joint_label[j]!r}: MuJoCo has no "
+                                                 "actuators on free joints; not applied")
             if any(b.joint_stiffness[d] for d in qd):
                 spec.unsupported_feature(p.path, f"passive stiffness of joint {b.joint_label[j]!r} (from the asset "
                                                  "file): gymlike has Isaac Gym drives only; not applied")
@@ -200,7 +202,8 @@ class SapLoadedScene:
             body = gymtorch.wrap_tensor(g.acquire_rigid_body_state_tensor(s))
             dof = gymtorch.wrap_tensor(g.acquire_dof_state_tensor(s))
             self._tensors = dict(root=root, body=body, dof=dof, root_w=root.view(n, self.actors_per_world, 13),
-                                 body_w=body.view(n, self.bodies_per_world, 13), dof_w=dof.view(n, self.dofs_per_world, 2))
+                                 body_w=body.view(n, self.bodies_per_world, 13),
+                                 dof_w=dof.view(n, self.dofs_per_world, 2))
         return self._tensors
 
     def refresh(self):

@@ -141,7 +141,8 @@ def set_array(world, name, idx, values, path):
         src = values[1]
         src_entries = world.entries(S.ARRAYS[src][1])
         if max(idx, default=-1) >= len(src_entries):
-            raise SceneError(S.join(path, "from_array"), f"{src} has {len(src_entries)} entries, fewer than {name}'s selection")
+            raise SceneError(S.join(path, "from_array"),
+                             f"{src} has {len(src_entries)} entries, fewer than {name}'s selection")
         vals = [get(world, src, src_entries, i) for i in idx]
     for i, v in zip(idx, vals):
         put(world, name, entries, i, v, path)
@@ -209,7 +210,8 @@ def _approximate_meshes(world, op, path):
     collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
     for p in world.pieces:
         b = p.b
-        meshes = [s for s in range(len(b.shape_body)) if b.shape_type[s] == newton.GeoType.MESH and b.shape_flags[s] & collide]
+        meshes = [s for s in range(len(b.shape_body))
+                  if b.shape_type[s] == newton.GeoType.MESH and b.shape_flags[s] & collide]
         if meshes:
             n0 = len(b.shape_body)
             b.approximate_meshes(method=op["method"], shape_indices=meshes)

@@ -334,7 +334,8 @@ def validate(doc, source=None, strict=False):
     spec.articulations = _articulations(doc.get("articulations"), spec)
     spec.initial_joint_q = [_joint_q_entry(e, f"initial_joint_q[{i}]")
                             for i, e in enumerate(sequence(doc.get("initial_joint_q"), "initial_joint_q"))]
-    spec.post_build = [_op(o, f"post_build[{i}]", spec) for i, o in enumerate(sequence(doc.get("post_build"), "post_build"))]
+    spec.post_build = [_op(o, f"post_build[{i}]", spec)
+                       for i, o in enumerate(sequence(doc.get("post_build"), "post_build"))]
     if not spec.assets and not spec.bodies:
         raise SceneError("", "the scene has no assets and no bodies: nothing to simulate")
     return spec
@@ -426,12 +427,13 @@ def shape_cfg(m, path, spec, allowed_extra=()):
     out.pop("is_hydroelastic", None)
     if out.get("collision_group", 1) not in (0, 1):
         spec.unsupported_feature(join(path, "collision_group"), "gymlike assigns collision groups per actor (Isaac "
-                                 "Gym's group and filter); only 0 (no collisions) and 1 (the default) apply; not applied")
+                                 "Gym's group and filter); only 0 (no collisions) and 1 (the default) apply; "
+                                 "not applied")
         del out["collision_group"]
     if spec.engine == "physx":
         if out.get("margin", 0.0) != 0.0:
-            spec.unsupported_feature(join(path, "margin"), "MuJoCo's collision has no contact margin (Newton zeroes it); "
-                                     "not applied (it applies with simulation.engine: flex)")
+            spec.unsupported_feature(join(path, "margin"), "MuJoCo's collision has no contact margin "
+                                     "(Newton zeroes it); not applied (it applies with simulation.engine: flex)")
             del out["margin"]
         if out.get("restitution", 0.0) != 0.0:
             spec.unsupported_feature(join(path, "restitution"), "MuJoCo has no restitution; stored, no effect "
@@ -452,7 +454,8 @@ def joint_cfg(m, path, spec, keys=JOINT_CFG_KEYS):
         else:
             out[k] = number(m[k], p, nonneg=k not in ("target_pos", "target_vel", "limit_lower", "limit_upper"))
     if "limit_lower" in out and "limit_upper" in out and out["limit_lower"] > out["limit_upper"]:
-        raise SceneError(join(path, "limit_lower"), f"limit_lower {out['limit_lower']} > limit_upper {out['limit_upper']}")
+        raise SceneError(join(path, "limit_lower"),
+                         f"limit_lower {out['limit_lower']} > limit_upper {out['limit_upper']}")
     return out
 
 
@@ -526,7 +529,8 @@ def _asset(a, path, spec):
             if key in m:
                 spec.unsupported_feature(join(path, key), f"a USD import option; a {kind} asset has no use for it")
     if kind == "usd" and "parse_visuals_as_colliders" in m:
-        spec.unsupported_feature(join(path, "parse_visuals_as_colliders"), "a URDF/MJCF import option; not applied to USD")
+        spec.unsupported_feature(join(path, "parse_visuals_as_colliders"),
+                                 "a URDF/MJCF import option; not applied to USD")
     out["color"] = integer(m["color"], join(path, "color"), 0) if "color" in m else 1
     return out
 
@@ -592,7 +596,8 @@ def _body(b, path, spec):
         if key in m:
             cfg.update(shape_cfg(m[key], join(path, key), spec))
     out["cfg"] = cfg
-    out["shapes"] = [_shape(s, f"{path}.shapes[{i}]", spec) for i, s in enumerate(sequence(m.get("shapes"), join(path, "shapes")))]
+    out["shapes"] = [_shape(s, f"{path}.shapes[{i}]", spec)
+                     for i, s in enumerate(sequence(m.get("shapes"), join(path, "shapes")))]
     return out
 
 
@@ -611,13 +616,15 @@ def _joint(j, path, ids, spec):
     out = dict(id=string(m["id"], join(path, "id")), type=kind, path=path, parent=parent, child=m["child"],
                parent_xform=transform(m["parent_xform"], join(path, "parent_xform")) if "parent_xform" in m else None,
                child_xform=transform(m["child_xform"], join(path, "child_xform")) if "child_xform" in m else None,
-               collision_filter_parent=boolean(m.get("collision_filter_parent", True), join(path, "collision_filter_parent")))
+               collision_filter_parent=boolean(m.get("collision_filter_parent", True),
+                                               join(path, "collision_filter_parent")))
     out["label"] = string(m.get("label", out["id"]), join(path, "label"))
     if kind == "free":
         for key in ("parent_xform", "child_xform"):
             if out[key] is not None and out[key] != IDENTITY:
                 spec.unsupported_feature(join(path, key), "a free joint's frames: its coordinates are the body's world "
-                                         "pose in gymlike (the root state); the body's transform places it; not applied")
+                                         "pose in gymlike (the root state); the body's transform places it; "
+                                         "not applied")
     dof_keys = [k for k in JOINT_CFG_KEYS if k in m]
     if dof_keys and kind in ("fixed", "free"):
         raise SceneError(join(path, dof_keys[0]), f"a {kind} joint has no axis DOFs to give {dof_keys[0]}")
@@ -738,7 +745,8 @@ def _values(m, path, required=True):
     if key == "from_array":
         name = m["from_array"]
         if name not in ARRAYS:
-            raise SceneError(join(path, "from_array"), f"unsupported array {name!r}; expected one of {', '.join(ARRAYS)}")
+            raise SceneError(join(path, "from_array"),
+                             f"unsupported array {name!r}; expected one of {', '.join(ARRAYS)}")
         return ("from_array", name)
     return ("values", sequence(m["values"], join(path, "values")))
 

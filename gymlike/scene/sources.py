@@ -17,7 +17,8 @@ from .schema import SceneError, join, mapping, sequence, string
 
 
 def cache_dir():
-    return os.environ.get("SAP_WARP_ASSET_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "sap_warp", "assets")
+    return (os.environ.get("SAP_WARP_ASSET_CACHE")
+            or os.path.join(os.path.expanduser("~"), ".cache", "sap_warp", "assets"))
 
 
 def offline():

@@ -132,7 +132,8 @@ def inertial_xml(mesh, mass):
         '      <origin xyz="%s %s %s" rpy="0 0 0"/>\n' % tuple(f(v) for v in com)
         + '      <mass value="%s"/>\n' % f(mass)
         + '      <inertia ixx="%s" ixy="%s" ixz="%s" iyy="%s" iyz="%s" izz="%s"/>\n'
-        % tuple(f(v) for v in (inertia[0, 0], inertia[0, 1], inertia[0, 2], inertia[1, 1], inertia[1, 2], inertia[2, 2]))
+        % tuple(f(v) for v in (inertia[0, 0], inertia[0, 1], inertia[0, 2],
+                               inertia[1, 1], inertia[1, 2], inertia[2, 2]))
         + "    </inertial>\n"
     )
 
@@ -167,7 +168,8 @@ def main():
     box.export(os.path.join(MESH_DIR, "box.dae"))
     tet.export(os.path.join(MESH_DIR, "tetra.stl"))
     for name, m in (("box", box), ("tetra", tet)):
-        print("%-6s %3d vertices %3d triangles volume %.6g m^3 extents %s" % (name, len(m.vertices), len(m.faces), m.volume, np.round(m.extents, 4)))
+        print("%-6s %3d vertices %3d triangles volume %.6g m^3 extents %s"
+              % (name, len(m.vertices), len(m.faces), m.volume, np.round(m.extents, 4)))
 
     files = {
         "mesh_box.urdf": urdf(

@@ -265,7 +265,8 @@ class Asset:
         self.shape_props = self._default_shape_props(b)
         self.body_mass = np.asarray(b.body_mass, np.float64)
         self.body_com = np.asarray([tuple(c) for c in b.body_com], np.float64).reshape(-1, 3)
-        self.body_inertia = np.asarray([np.array(i, np.float64).reshape(3, 3) for i in b.body_inertia]).reshape(-1, 3, 3)
+        self.body_inertia = np.asarray([np.array(i, np.float64).reshape(3, 3)
+                                        for i in b.body_inertia]).reshape(-1, 3, 3)
         self.body_flags = np.zeros(self.body_count, np.int32)
         if self.options.disable_gravity:
             from ..enums import RIGID_BODY_DISABLE_GRAVITY
@@ -344,7 +345,8 @@ class Asset:
     def describe(self) -> str:
         """debug_print_asset's text: bodies, joints and DOFs with their types."""
         lines = [repr(self), "bodies:"] + [f"  {i}: {n}" for i, n in enumerate(self.body_names)]
-        lines += ["joints:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(self.joint_names, self.joint_types))]
+        lines += ["joints:"] + [f"  {i}: {n} ({t.name})"
+                                for i, (n, t) in enumerate(zip(self.joint_names, self.joint_types))]
         lines += ["dofs:"] + [f"  {i}: {n} ({t.name})" for i, (n, t) in enumerate(zip(self.dof_names, self.dof_types))]
         return "\n".join(lines)
 

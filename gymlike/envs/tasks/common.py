@@ -19,7 +19,8 @@ def asset_root(cfg: dict) -> str:
 
 def add_ground(task, friction: float = 1.0, restitution: float = 0.0):
     pp = gymapi.PlaneParams()
-    pp.normal = gymapi.Vec3(0.0, 0.0, 1.0) if task.sim_params.up_axis == gymapi.UP_AXIS_Z else gymapi.Vec3(0.0, 1.0, 0.0)
+    pp.normal = (gymapi.Vec3(0.0, 0.0, 1.0) if task.sim_params.up_axis == gymapi.UP_AXIS_Z
+                 else gymapi.Vec3(0.0, 1.0, 0.0))
     pp.static_friction = pp.dynamic_friction = float(friction)
     pp.restitution = float(restitution)
     task.gym.add_ground(task.sim, pp)

@@ -57,7 +57,8 @@ class Quadruped(VecTask):
         self._dof_gym = gymtorch.unwrap_tensor(self.dof_state)
         self.use_contacts = True
         try:
-            self.contact_forces = gymtorch.wrap_tensor(self.gym.acquire_net_contact_force_tensor(self.sim)).view(n, -1, 3)
+            self.contact_forces = gymtorch.wrap_tensor(
+                self.gym.acquire_net_contact_force_tensor(self.sim)).view(n, -1, 3)
         except NotImplementedError:     # older builds: fall back to trunk height / feet height
             self.use_contacts = False
             self.contact_forces = None
@@ -189,9 +190,11 @@ class Quadruped(VecTask):
         torques = self.kp * (self.targets - self.dof_pos) - self.kd * self.dof_vel
         first_contact = (self.feet_air_time > 0.0) & feet
         self.feet_air_time += dt
-        air = ((self.feet_air_time - 0.5) * first_contact).sum(-1) * (torch.linalg.norm(self.commands[:, 0:2], dim=-1) > 0.1)
+        air = (((self.feet_air_time - 0.5) * first_contact).sum(-1)
+               * (torch.linalg.norm(self.commands[:, 0:2], dim=-1) > 0.1))
         self.feet_air_time *= ~feet
-        out_of_limits = (-(self.dof_pos - self.soft_lower).clamp(max=0.0) + (self.dof_pos - self.soft_upper).clamp(min=0.0)).sum(-1)
+        out_of_limits = (-(self.dof_pos - self.soft_lower).clamp(max=0.0)
+                         + (self.dof_pos - self.soft_upper).clamp(min=0.0)).sum(-1)
         terms = {
             "tracking_lin_vel": torch.exp(-lin_err / 0.25),
             "tracking_ang_vel": torch.exp(-ang_err / 0.25),
