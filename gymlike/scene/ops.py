@@ -157,7 +157,7 @@ def initial_joint_q(world, entries):
 
 def post_build(world, ops):
     for op in ops:
-        globals()["_" + op["op"]](world, op, op["path"])
+        STEPS[op["op"]](world, op, op["path"])
 
 
 def _add_shape(world, op, path):
@@ -279,3 +279,12 @@ def _copy_joint_q_to_joint_targets(world, op, path):
 def _set_joint_armature(world, op, path):
     sel = _selected_dofs(world, op, path)
     set_array(world, "joint_armature", sel, op["values"], path)
+
+
+# Each post_build op (schema.OPS, which validated the file) -> the function applying it.
+STEPS = {"add_shape": _add_shape, "set_array": _set_array, "copy_array": _copy_array,
+         "scale_sphere_shapes": _scale_sphere_shapes, "approximate_meshes": _approximate_meshes,
+         "set_attr": _set_attr, "set_joint_targets": _set_joint_targets, "set_joint_q": _set_joint_q,
+         "copy_joint_q_to_joint_targets": _copy_joint_q_to_joint_targets,
+         "set_joint_armature": _set_joint_armature}
+assert set(STEPS) == set(S.OPS), "scene/ops.py STEPS and scene/schema.py OPS name the same ops"
