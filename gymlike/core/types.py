@@ -125,13 +125,11 @@ def _record(buf, dtype, what):
     return a.reshape(())
 
 
-def _from_buffer(cls_name):
+@classmethod
+def _from_buffer(cls, buf):
     """Isaac Gym's `X.from_buffer(record)`: a value of type X from a numpy record of X.dtype
     (e.g. `Transform.from_buffer(states['pose'][i])`)."""
-    def from_buffer(buf):
-        cls = globals()[cls_name]
-        return cls._from_record(_record(buf, cls.dtype, f"{cls_name}.from_buffer"))
-    return staticmethod(from_buffer)
+    return cls._from_record(_record(buf, cls.dtype, f"{cls.__name__}.from_buffer"))
 
 
 def coerce(cls: type[T], v: Any, what: str | None = None) -> T:
@@ -149,7 +147,7 @@ def coerce(cls: type[T], v: Any, what: str | None = None) -> T:
 class Vec2:
     __slots__ = ("x", "y")
     dtype = VEC2_DTYPE
-    from_buffer = _from_buffer("Vec2")
+    from_buffer = _from_buffer
 
     def __init__(self, x=0.0, y=0.0):
         self.x = _num(x, "Vec2.x")
@@ -190,7 +188,7 @@ class Vec3:
     """3-vector with the arithmetic Isaac Gym scripts use."""
     __slots__ = ("x", "y", "z")
     dtype = VEC3_DTYPE
-    from_buffer = _from_buffer("Vec3")
+    from_buffer = _from_buffer
 
     def __init__(self, x=0.0, y=0.0, z=0.0):
         if isinstance(x, Vec3):  # copy constructor, convenient and harmless
@@ -270,7 +268,7 @@ class Quat:
     """Unit quaternion (x, y, z, w)."""
     __slots__ = ("x", "y", "z", "w")
     dtype = QUAT_DTYPE
-    from_buffer = _from_buffer("Quat")
+    from_buffer = _from_buffer
 
     def __init__(self, x=0.0, y=0.0, z=0.0, w=1.0):
         self.x = _num(x, "Quat.x")
@@ -341,7 +339,7 @@ class Transform:
     """Rigid transform: rotation `r` then translation `p`."""
     __slots__ = ("p", "r")
     dtype = TRANSFORM_DTYPE
-    from_buffer = _from_buffer("Transform")
+    from_buffer = _from_buffer
 
     def __init__(self, p=None, r=None):
         p = coerce(Vec3, p, "Transform.p") if p is not None else None
@@ -407,7 +405,7 @@ class Transform:
 class Velocity:
     __slots__ = ("linear", "angular")
     dtype = VELOCITY_DTYPE
-    from_buffer = _from_buffer("Velocity")
+    from_buffer = _from_buffer
 
     def __init__(self, p=None, q=None):
         self.linear = Vec3(p) if p is not None else Vec3()
@@ -424,7 +422,7 @@ class Velocity:
 class RigidBodyState:
     __slots__ = ("pose", "vel")
     dtype = RIGID_BODY_STATE_DTYPE
-    from_buffer = _from_buffer("RigidBodyState")
+    from_buffer = _from_buffer
 
     def __init__(self):
         self.pose = Transform()
@@ -440,7 +438,7 @@ class RigidBodyState:
 class DofState:
     __slots__ = ("pos", "vel")
     dtype = DOF_STATE_DTYPE
-    from_buffer = _from_buffer("DofState")
+    from_buffer = _from_buffer
 
     def __init__(self, pos=0.0, vel=0.0):
         self.pos = _num(pos, "DofState.pos")
@@ -454,7 +452,7 @@ class DofState:
 class DofFrame:
     __slots__ = ("origin", "axis")
     dtype = DOF_FRAME_DTYPE
-    from_buffer = _from_buffer("DofFrame")
+    from_buffer = _from_buffer
 
     def __init__(self, origin=None, axis=None):
         self.origin = Vec3(origin) if origin is not None else Vec3()
