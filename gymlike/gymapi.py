@@ -674,7 +674,7 @@ class Gym:
         return T.api(_h.sim_of(sim)).acquire_jacobian(actor_name)
 
     def refresh_jacobian_tensors(self, sim):
-        return _refresh(sim, "jacobian:")
+        return _refresh(sim, "jacobian")
 
     def acquire_mass_matrix_tensor(self, sim, actor_name):
         """(num_envs, dofs(+6), dofs(+6)) joint-space mass matrix (with armature) of the named actor."""
@@ -682,7 +682,7 @@ class Gym:
         return T.api(_h.sim_of(sim)).acquire_mass_matrix(actor_name)
 
     def refresh_mass_matrix_tensors(self, sim):
-        return _refresh(sim, "mass:")
+        return _refresh(sim, "mass")
 
     def enable_actor_dof_force_sensors(self, env, actor):
         """Accepted for compatibility: gymlike reports DOF forces of every actor (no per-actor switch)."""
@@ -1389,11 +1389,11 @@ class Gym:
 
 
 
-def _refresh(sim, name):
+def _refresh(sim, kind):
     what = call_name()
     from .core import tensors as T
     # refreshing a buffer nobody acquired is a no-op, as in Isaac Gym
-    return T.api(_h.sim_of(sim, what), what).refresh(name)
+    return T.api(_h.sim_of(sim, what), what).refresh(kind)
 
 
 def _set_dof_values(sim, kind, tensor, indexed=None):

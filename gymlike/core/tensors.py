@@ -141,26 +141,27 @@ class TensorAPI:
         self._refused_host = self.refused.numpy() if self.report_now else None   # (CPU: a view)
 
     # ------------------------------------------------------------------ buffers
-    def buffer(self, name: str, shape: tuple[int, ...], fill: Callable[[GymTensor], object]) -> GymTensor:
-        """The persistent buffer `name` (allocated and filled once); `fill(t)` refreshes it."""
-        t = self.buffers.get(name)
+    def buffer(self, kind: str, shape: tuple[int, ...], fill: Callable[[GymTensor], object],
+               name: str | None = None) -> GymTensor:
+        """The persistent buffer of `kind` ('root', 'dof', 'jacobian', ...; with the actor `name`
+        for the per-actor kinds), allocated and filled once; `fill(t)` refreshes it."""
+        key = (kind, name)
+        t = self.buffers.get(key)
         if t is None:
             tt = self.torch.zeros(shape, dtype=self.torch.float32, device=self.sim.device)
             t = GymTensor(tt, _wp().from_torch(tt) if tt.numel() else None, own_data=True)
-            self.buffers[name] = t
-            self.refreshers[name] = fill
+            self.buffers[key] = t
+            self.refreshers[key] = fill
             if tt.numel():
                 fill(t)
         return t
 
-    def refresh(self, name: str) -> bool:
-        """Refresh an acquired buffer (a no-op for one nobody acquired, as in Isaac Gym); a name
-        ending in ':' refreshes every buffer with that prefix (one per actor name)."""
-        names = [k for k in self.buffers if k.startswith(name)] if name.endswith(":") else [name]
-        for k in names:
-            buf = self.buffers.get(k)
-            if buf is not None and buf._wp is not None:
-                self.refreshers[k](buf)
+    def refresh(self, kind: str) -> bool:
+        """Refresh every acquired buffer of `kind` (one per actor name for Jacobians and mass
+        matrices); a no-op for a kind nobody acquired, as in Isaac Gym."""
+        for key, buf in self.buffers.items():
+            if key[0] == kind and buf._wp is not None:
+                self.refreshers[key](buf)
         return True
 
     # ------------------------------------------------------------------ forces and dynamics
@@ -190,8 +191,8 @@ class TensorAPI:
         from .dynamics import dynamics
         dyn = dynamics(self.sim)
         tab = dyn.table(name, what)
-        return self.buffer(f"jacobian:{name}", (tab.num_envs, tab.num_links, 6, tab.num_cols),
-                           lambda b: dyn.refresh_jacobian(name, b._wp))
+        return self.buffer("jacobian", (tab.num_envs, tab.num_links, 6, tab.num_cols),
+                           lambda b: dyn.refresh_jacobian(name, b._wp), name)
 
     def acquire_mass_matrix(self, name: str, what: str | None = None) -> GymTensor:
         """The mass-matrix tensor of the actors named `name`: (envs, dofs, dofs) float32."""
@@ -199,8 +200,8 @@ class TensorAPI:
         from .dynamics import dynamics
         dyn = dynamics(self.sim)
         tab = dyn.table(name, what)
-        return self.buffer(f"mass:{name}", (tab.num_envs, tab.num_cols, tab.num_cols),
-                           lambda b: dyn.refresh_mass_matrix(name, b._wp))
+        return self.buffer("mass", (tab.num_envs, tab.num_cols, tab.num_cols),
+                           lambda b: dyn.refresh_mass_matrix(name, b._wp), name)
 
     def refresh_roots(self, t: GymTensor) -> None:
         """Fill the root state tensor t (actors, 13) float32: position (m), quaternion, linear (m/s)
