@@ -525,7 +525,7 @@ class Sim:
         alone and zeroes warm start, activations and applied forces, which control refills).
         Newton's VBD (SIM_FLEX with deformables) keeps each body's previous pose to derive its
         velocity: its reset with no state flags rebases that history on the written poses."""
-        vbd = type(self.solver).__name__ == "SolverVBD"
+        vbd = self.solver is not None and isinstance(self.solver, _newton().solvers.SolverVBD)
         if self.solver is not None and (hasattr(self.solver, "mjw_data") or vbd):
             worlds = None
             if actors is not None and not self.one_world:
