@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .core import math3d as m3
+from .core import math3d
 from .core.errors import GymlikeNotImplementedError, GymlikeTypeError, GymlikeValueError
 
 DEFAULT_MAX_STEPS = 1000
@@ -367,7 +367,7 @@ def _occludes(frame, body_doc, margin):
 
 def _place(pts, X):
     p, q = np.asarray(X[0], np.float64), X[1]
-    return pts @ m3.quat_to_matrix(q).T + p
+    return pts @ math3d.quat_to_matrix(q).T + p
 
 
 def _world_points(frame, world):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import kernels as K, math3d
+from . import kernels, math3d
 from .enums import SimType, UpAxis
 from .errors import GymlikeRuntimeError, warn
 from .runtime import newton as _newton, wp as _wp
@@ -293,7 +293,7 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     d.ang_damp = wp.zeros(h.num_bodies, dtype=wp.float32, device=dev)
     d.nan_worlds = wp.zeros(max(1, len(sim.envs)), dtype=wp.int32, device=dev)
     d.nan_count = wp.zeros(1, dtype=wp.int32, device=dev)
-    d.bad_input = wp.zeros(len(K.BAD_INPUT_KINDS), dtype=wp.int32, device=dev)   # flags per input kind
+    d.bad_input = wp.zeros(len(kernels.BAD_INPUT_KINDS), dtype=wp.int32, device=dev)   # flags per input kind
     d.efforts_pending = False
     d.forces_pending = False
     d.passive_forces = False

@@ -35,12 +35,11 @@ from .enums import SimType, SoftMaterialType
 from .errors import (AssetParseError, GymlikeFileNotFoundError, GymlikeIndexError, GymlikeNotImplementedError,
                      GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
 from .math3d import quat_rotate
-from .runtime import newton as _newton, wp as _wp
+from .runtime import deformable_kernels as _deformable_kernels, newton as _newton, wp as _wp
 from .types import IndexRange, Mat33, SoftMaterial, Vec3, number
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from types import ModuleType
     from typing import Any
 
     import newton
@@ -50,10 +49,6 @@ if TYPE_CHECKING:
     from .tensors import GymTensor
     from .types import AssetOptions
 
-def DK() -> ModuleType:
-    """gymlike.core.deformable_kernels (Warp kernels), imported on first use."""
-    from . import deformable_kernels
-    return deformable_kernels
 
 REFUSED_ON_PHYSX = ("soft bodies, cloth and particles need a SIM_FLEX sim (Newton's VBD solver); SIM_PHYSX sims "
                     "step on Newton's MuJoCo solver, which has no deformables")
@@ -433,27 +428,28 @@ class Deformables:
         if n == 0:
             return
         st = self.sim.state
-        _wp().launch(DK().reset_particles, n, (p0, self.rest_q, st.particle_q, st.particle_qd), device=self.sim.device)
+        _wp().launch(_deformable_kernels().reset_particles, n, (p0, self.rest_q, st.particle_q, st.particle_qd),
+                     device=self.sim.device)
         self.sim.state_written([i])
 
     # ------------------------------------------------------------------ particle state tensor
     def acquire(self) -> GymTensor:
         """The particle state tensor: (particles, 7) float32, position (m), inverse mass, velocity (m/s)."""
-        from . import tensors as T
-        return T.api(self.sim).buffer("particle", (self.num_particles, PARTICLE_COLS), self.refresh)
+        from . import tensors
+        return tensors.api(self.sim).buffer("particle", (self.num_particles, PARTICLE_COLS), self.refresh)
 
     def refresh(self, t: GymTensor) -> None:
         """Fill the particle state tensor `t` from the current state."""
         st, m = self.sim.state, self.sim.model
-        _wp().launch(DK().gather_particles, self.num_particles,
+        _wp().launch(_deformable_kernels().gather_particles, self.num_particles,
                      (st.particle_q, st.particle_qd, m.particle_inv_mass, self.particle_origin, t._wp),
                      device=self.sim.device)
 
     def set_states(self, tensor: Any, indexed: tuple[Any, int] | None, what: str) -> bool:
         """Positions, inverse masses and velocities of every particle (indexed: (actor index
         tensor, count): of the listed actors' particles only). Validated before anything is written."""
-        from . import tensors as T
-        api = T.api(self.sim, what)
+        from . import tensors
+        api = tensors.api(self.sim, what)
         n = self.num_particles
         t = api.checked(tensor, what, n, PARTICLE_COLS, arg="particle states").reshape(-1, PARTICLE_COLS)
         host_ids = None
@@ -476,10 +472,10 @@ class Deformables:
         dev = self.sim.device
         if host_ids is not None:
             self.actor_selected.zero_()
-            wp.launch(DK().select_actors, len(host_ids), (ids, self.actor_selected), device=dev)
-        wp.launch(DK().scatter_particles, n, (src, self.particle_actor, self.actor_selected, int(host_ids is None),
-                                            self.particle_origin, st.particle_q, st.particle_qd,
-                                            m.particle_inv_mass, m.particle_mass), device=dev)
+            wp.launch(_deformable_kernels().select_actors, len(host_ids), (ids, self.actor_selected), device=dev)
+        wp.launch(_deformable_kernels().scatter_particles, n,
+                  (src, self.particle_actor, self.actor_selected, int(host_ids is None), self.particle_origin,
+                   st.particle_q, st.particle_qd, m.particle_inv_mass, m.particle_mass), device=dev)
         self.sim.state_written(None if host_ids is None else host_ids)
         return True
 

@@ -21,21 +21,16 @@ import numpy as np
 
 from . import mjc
 from .errors import GymlikeTypeError, GymlikeValueError
-from .runtime import call_name, wp as _wp
+from .runtime import call_name, kernels as _kernels, wp as _wp
 from .types import number
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from types import ModuleType
 
     import warp as wp
 
     from .sim import Actor, Sim
 
-def K() -> ModuleType:
-    """gymlike.core.kernels (Warp kernels), imported on first use."""
-    from . import kernels
-    return kernels
 
 # index into kernels.BAD_INPUT_KINDS of each kind of value
 KINDS = {"pos_target": 0, "vel_target": 1, "actuation": 2}
@@ -60,9 +55,9 @@ def write(sim: Sim, kind: str, src: wp.array, ids: wp.array, count: int, *, loca
     args = (src, int(local), ids, d.actor_dof0, d.actor_ndof, index, dst, int(accumulate), d.actor_env,
             KINDS[kind], d.nan_worlds, d.bad_input, d.nan_count)
     if launch is not None:
-        launch(kind, K().write_dof_values, count, args)
+        launch(kind, _kernels().write_dof_values, count, args)
     else:
-        _wp().launch(K().write_dof_values, dim=count, inputs=list(args), device=sim.device)
+        _wp().launch(_kernels().write_dof_values, dim=count, inputs=list(args), device=sim.device)
 
 
 def write_all_host(sim: Sim, kind: str, values: np.ndarray, views: dict) -> bool:
@@ -71,7 +66,7 @@ def write_all_host(sim: Sim, kind: str, values: np.ndarray, views: dict) -> bool
     the numpy views): no staging copy, no launch. False, with nothing written, when a value is
     NaN/inf or beyond kernels.BAD_INPUT_LIMIT: `write` then writes them and flags their envs
     for the NaN guard."""
-    if not np.abs(values).max(initial=0.0) <= float(K().BAD_INPUT_LIMIT):       # (NaN: False)
+    if not np.abs(values).max(initial=0.0) <= float(_kernels().BAD_INPUT_LIMIT):       # (NaN: False)
         return False
     d, c, h = sim.dev, sim.control, sim.host
     dst = {"pos_target": c.joint_target_q, "vel_target": c.joint_target_qd, "actuation": d.dof_effort}[kind]

@@ -43,11 +43,10 @@ from . import joint_rows, mjw, upstream
 from .math3d import quat_to_matrix
 from .launch import Graphs, Launcher
 from .errors import GymlikeValueError, listed, warn
-from .runtime import newton as _newton, wp as _wp
+from .runtime import kernels as _kernels, newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from types import ModuleType
     from typing import Any
 
     import newton
@@ -70,18 +69,6 @@ def choice() -> str:
 def applies(device: str) -> bool:
     """Whether a SIM_PHYSX sim on `device` steps on MuJoCo C."""
     return device.startswith("cpu") and choice() == "mujoco-c"
-
-
-def _tensor_kernels() -> ModuleType:
-    """gymlike.core.tensor_kernels, imported on first use."""
-    from . import tensor_kernels
-    return tensor_kernels
-
-
-def K() -> ModuleType:
-    """gymlike.core.kernels (Warp kernels: loaded with the step path), imported on first use."""
-    from . import kernels
-    return kernels
 
 
 def c_step(solver: object) -> SolverMuJoCoC | None:
@@ -728,7 +715,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         def ints(a):
             return wp.array(np.asarray(a, np.int32).reshape(-1), dtype=wp.int32, device="cpu")
 
-        M = K().RowModel()
+        M = _kernels().RowModel()
         M.rows = self.state_rows
         M.qpos_at, M.qvel_at, M.xfrc_at = (self._row_at(k) for k in ("qpos", "qvel", "xfrc_applied"))
         M.mocap_pos_at, M.mocap_quat_at = self._row_at("mocap_pos"), self._row_at("mocap_quat")
@@ -747,7 +734,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         step's seconds, for damping's stable form)."""
         M = self._wrench_tables()[0]
         m = self.model
-        self.launch_rows("row_wrenches", K().row_body_wrenches, self.nworld,
+        self.launch_rows("row_wrenches", _kernels().row_body_wrenches, self.nworld,
                          (M, d.body_force, d.no_gravity, d.lin_damp, d.ang_damp, m.body_world, m.gravity, span))
 
     def _check_capacity(self):
@@ -786,7 +773,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         c = self.effort_cache
         if c is None or c[0] is not dev.dof_effort:
             wp = _wp()
-            scale = dev.dof_effort_scale.numpy() * (dev.dof_mode.numpy() == int(K().DOF_MODE_EFFORT))
+            scale = dev.dof_effort_scale.numpy() * (dev.dof_mode.numpy() == int(_kernels().DOF_MODE_EFFORT))
 
             def on_cpu(a, dtype):
                 return wp.array(np.ascontiguousarray(a, dtype), device="cpu")
@@ -794,7 +781,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 dev.dof_effort, on_cpu(dev.dof_effort_limit.numpy(), np.float32), on_cpu(scale, np.float32),
                 on_cpu(cells.w, np.int32), on_cpu(self._row_at("qfrc_applied") + cells.vc, np.int32),
                 self.state_rows))
-        self.launch_rows("efforts", K().row_efforts, len(cells.w), c[1])
+        self.launch_rows("efforts", _kernels().row_efforts, len(cells.w), c[1])
         return True
 
     # ------------------------------------------------------------------ PhysX's joint rows
@@ -932,7 +919,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         DOFs' guard margins): keeps the flags read by surely_sound and cap_speeds."""
         t = self._check_tables(dev)
         t["flags"][:] = 0
-        self.launch_rows("checks", K().row_checks, self.nworld, t["args"])
+        self.launch_rows("checks", _kernels().row_checks, self.nworld, t["args"])
         self.checked, self.check_dev = t["flags"], dev
 
     def _check_tables(self, dev):
@@ -1230,7 +1217,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                     f64(self.out["xquat"], 4), self.state_rows,
                     self._row_at("xfrc_applied"), m.nbody)
             c = self.obs_cache = (self.batch, args, dict(self.out))
-        self.launch_rows("contact_wrenches", K().row_contact_wrenches, bodies.shape[0],
+        self.launch_rows("contact_wrenches", _kernels().row_contact_wrenches, bodies.shape[0],
                          (bodies, *c[1], int(self.xfrc_nonzero), force, torque, pose))
 
     def write_dof_forces(self, newton_dofs: wp.array, out: wp.array) -> None:
@@ -1249,7 +1236,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             args = (ints(t["dof_row"][newton_dofs.numpy()]), ints(t["dof_body"]), m.nv, m.nbody,
                     f64(self.out["cdof"], 6), f64(self.out["cfrc_int"], 6))
             c = self.dof_force_cache = (self.batch, newton_dofs, args, dict(self.out))
-        self.launch_rows("dof_forces", K().row_dof_forces, newton_dofs.shape[0], (*c[2], out))
+        self.launch_rows("dof_forces", _kernels().row_dof_forces, newton_dofs.shape[0], (*c[2], out))
 
     def contacts_now(self, worlds: Iterable[int]) -> list[tuple]:
         """The contacts of `worlds` at their current state (MuJoCo's forward dynamics of each):
@@ -1294,7 +1281,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             tables = None
             if cells is not None:
                 qd = dof_qd.numpy()
-                margin = float(K().DIVERGED_PAST_LIMIT)
+                margin = float(_kernels().DIVERGED_PAST_LIMIT)
                 lo = np.full(self.flat["qpos"].shape, -1.0e5)
                 hi = np.full(self.flat["qpos"].shape, 1.0e5)
                 lo[cells.w, cells.qc] = np.maximum(model.joint_limit_lower.numpy()[qd] - margin, -1.0e5)
@@ -1324,7 +1311,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             c = t["cap_args"] = self._cap_tables(dev, tables[0], t)
         flag = c[1]
         flag[0] = 0
-        self.launch_rows("speed_caps", K().row_speed_caps, self.nworld, c[0])
+        self.launch_rows("speed_caps", _kernels().row_speed_caps, self.nworld, c[0])
         if flag[0] and self.newton_current:     # (Newton's state was read since the step)
             self.newton_current = False
             if self.defer is not None:

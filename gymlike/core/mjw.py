@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import joint_rows as JR, upstream
+from . import joint_rows, upstream
 from .launch import Launcher
 from .runtime import newton as _newton, wp as _wp
 
@@ -96,11 +96,11 @@ class _Tables:
         wp = _wp()
         m, mw = solver.mj_model, solver.mjw_model
         n, nv, device = solver.mjw_data.nworld, m.nv, solver.model.device
-        at = JR.rows_layout(m)
+        at = joint_rows.rows_layout(m)
         self.friction = friction
-        self.tree = JR.tree(m, at, device)
-        self.scratch = JR.scratch(n, nv, m.nbody, device)
-        self.frames = JR.frames_zeros(n, nv, m.nbody, device)
+        self.tree = joint_rows.tree(m, at, device)
+        self.scratch = joint_rows.scratch(n, nv, m.nbody, device)
+        self.frames = joint_rows.frames_zeros(n, nv, m.nbody, device)
         self.rows = wp.zeros((n, at["width"]), dtype=wp.float64, device=device)
         # Isaac Gym's velocity limits (0: none) and friction coefficients on MuJoCo's DOFs
         m2n = solver.mjc_dof_to_newton_dof.numpy().reshape(n, nv)
@@ -120,7 +120,7 @@ class _Tables:
         arm, grav = mw.dof_armature, mw.opt.gravity
         self.armature = wp.zeros(arm.shape, dtype=wp.float64, device=device)
         self.gravity = wp.zeros((grav.shape[0], 3), dtype=wp.float64, device=device)
-        wp.launch(JR.mjw_model_values, dim=max(arm.shape[0], grav.shape[0]), device=device,
+        wp.launch(joint_rows.mjw_model_values, dim=max(arm.shape[0], grav.shape[0]), device=device,
                   inputs=[arm, grav, self.armature, self.gravity])
         self.qfrc_prev = wp.zeros((n, nv), dtype=wp.float64, device=device)
         self.bound = wp.zeros((n, nv), dtype=wp.float64, device=device)
@@ -129,8 +129,8 @@ class _Tables:
         self.hits = wp.zeros(1, dtype=wp.int32, device=device)
         if friction:
             # PhysX's friction rows are hard: MuJoCo's soft friction loss made stiff (joint_rows.py)
-            d0, width = JR.FRICTION_IMPEDANCE
-            wp.launch(JR.mjw_friction_impedance, dim=mw.dof_solimp.shape, device=device,
+            d0, width = joint_rows.FRICTION_IMPEDANCE
+            wp.launch(joint_rows.mjw_friction_impedance, dim=mw.dof_solimp.shape, device=device,
                       inputs=[mw.dof_solimp, float(d0), float(width)])
 
 
@@ -167,14 +167,16 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
         t, d, launch = self.jr, self.mjw_data, self.jr_launch
         n = d.nworld
         fields = (d.cdof, d.cdof_dot, d.crb, d.cinert, d.cvel, d.subtree_com, d.xipos, d.qacc_smooth)
-        launch("jr_before", JR.mjw_before, n, (d.qfrc_applied, d.xfrc_applied, *fields, t.tree, t.rows, t.frames))
+        launch("jr_before", joint_rows.mjw_before, n,
+               (d.qfrc_applied, d.xfrc_applied, *fields, t.tree, t.rows, t.frames))
         if self.jr_fresh:
             self._forward_smooth()
-            launch("jr_fresh", JR.mjw_fresh, n, (d.qvel, d.qfrc_applied, *fields, t.valid, t.frames, t.qfrc_prev))
+            launch("jr_fresh", joint_rows.mjw_fresh, n,
+                   (d.qvel, d.qfrc_applied, *fields, t.valid, t.frames, t.qfrc_prev))
             self.jr_fresh = False
-        launch("jr_friction", JR.friction_bounds, n,
+        launch("jr_friction", joint_rows.friction_bounds, n,
                (t.rows, t.frames, t.tree, t.scratch, t.armature, t.mu, t.gravity, t.qfrc_prev, p[1], t.bound))
-        launch("jr_friction_out", JR.mjw_friction_out, n,
+        launch("jr_friction_out", joint_rows.mjw_friction_out, n,
                (t.bound, d.qvel, d.qfrc_applied, self.mjw_model.dof_frictionloss, t.frames, t.qfrc_prev))
 
     def after_warp_step(self) -> None:
@@ -184,10 +186,11 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
             return
         t, d, launch = self.jr, self.mjw_data, self.jr_launch
         n = d.nworld
-        launch("jr_after", JR.mjw_after, n, (d.qpos, d.qvel, d.cdof, d.crb, t.vmax, t.tree, t.rows, t.frames, t.over))
-        launch("jr_limits", JR.velocity_limits, n,
+        launch("jr_after", joint_rows.mjw_after, n,
+               (d.qpos, d.qvel, d.cdof, d.crb, t.vmax, t.tree, t.rows, t.frames, t.over))
+        launch("jr_limits", joint_rows.velocity_limits, n,
                (t.rows, t.frames, t.tree, t.scratch, t.armature, t.vmax, p[0], t.hits))
-        launch("jr_unpack", JR.mjw_unpack, n, (t.rows, t.tree, t.over, d.qpos, d.qvel))
+        launch("jr_unpack", joint_rows.mjw_unpack, n, (t.rows, t.tree, t.over, d.qpos, d.qvel))
 
     def _forward_smooth(self) -> None:
         """MuJoCo-Warp's fields of the current state and inputs that friction_bounds reads
@@ -217,7 +220,7 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
             if world_mask is None:
                 t.valid.zero_()
             else:
-                _wp().launch(JR.mjw_forget, dim=self.mjw_data.nworld, inputs=[world_mask, t.valid],
+                _wp().launch(joint_rows.mjw_forget, dim=self.mjw_data.nworld, inputs=[world_mask, t.valid],
                              device=self.model.device)
         self.jr_fresh = True
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import kernels as K
+from . import kernels
 from .assets.record import UNLIMITED
 from .enums import RIGID_BODY_DISABLE_GRAVITY, SimType
 from .runtime import newton as _newton, wp as _wp, call_name
@@ -36,7 +36,7 @@ def scatter(sim: Sim, dst: wp.array, idx: np.ndarray, values: np.ndarray, dtype:
         return
     src = wp.array(np.ascontiguousarray(values), dtype=dtype or dst.dtype, device=sim.device)
     wi = wp.array(idx, dtype=wp.int32, device=sim.device)
-    wp.launch(K.scatter, dim=idx.size, inputs=[src, wi, dst], device=sim.device)
+    wp.launch(kernels.scatter, dim=idx.size, inputs=[src, wi, dst], device=sim.device)
 
 
 def notify(sim: Sim, *flags: str, now: bool = False) -> None:
@@ -117,7 +117,7 @@ def write_drive_gains(sim: Sim, notify_solver: bool = True) -> None:
     # (XPBD only: with soft bodies SIM_FLEX steps on VBD, whose drives stay as they are)
     xpbd = sim.type == SimType.SIM_FLEX and not m.particle_count
     flex_h = float(sim.params.dt) / max(1, int(sim.params.substeps)) if xpbd else 0.0
-    wp.launch(K.drive_gains, dim=d.num_dofs, device=sim.device,
+    wp.launch(kernels.drive_gains, dim=d.num_dofs, device=sim.device,
               inputs=[d.dof_mode, d.dof_stiffness, d.dof_damping, d.dof_qd, implicit_drive_step(sim),
                       d.dof_axis_inertia, m.joint_armature, flex_h, d.dof_pair_inertia,
                       m.joint_target_ke, m.joint_target_kd, d.dof_explicit])

@@ -11,7 +11,7 @@ initialise them quietly on first use.
 Lazy imports, one idiom for the whole project: a module that is heavy (Warp kernels, torch,
 pxr, pyglet, the RL libraries) or that would close an import cycle is imported by an `import`
 statement inside the function that needs it (or inside a one-line accessor such as `wp()`
-here or gymapi's `_cameras()`). Python caches the module, so the statement costs a dictionary
+and `kernels()` here or gymapi's `_cameras()`). Python caches the module, so the statement costs a dictionary
 lookup after the first call, and tests/test_layout.py sees every such import when it checks
 the layers. No module builds Warp objects at import time unless it is a kernel module (its
 name ends in `kernels`, or it is imported only inside functions); no `importlib` and no module
@@ -152,3 +152,23 @@ def newton() -> ModuleType:
     wp()
     import newton as nt
     return nt
+
+
+# gymlike's Warp kernel modules, for modules that launch kernels but must not load Warp when
+# imported (everything gymapi imports at its own import).
+def kernels() -> ModuleType:
+    """gymlike.core.kernels (the step path's and the setters' Warp kernels), imported on first use."""
+    from . import kernels
+    return kernels
+
+
+def tensor_kernels() -> ModuleType:
+    """gymlike.core.tensor_kernels (the tensor API's Warp kernels), imported on first use."""
+    from . import tensor_kernels
+    return tensor_kernels
+
+
+def deformable_kernels() -> ModuleType:
+    """gymlike.core.deformable_kernels (soft bodies, cloth, particles), imported on first use."""
+    from . import deformable_kernels
+    return deformable_kernels

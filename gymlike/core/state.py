@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import props as P
+from . import props
 from .enums import STATE_POS, STATE_VEL, SimType
 from .errors import GymlikeTypeError, GymlikeValueError
-from .runtime import call_name, newton as _newton, wp as _wp
+from .runtime import call_name, newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
 
 
 # ---------------------------------------------------------------------------- validation
@@ -197,9 +197,9 @@ def set_body_states(sim: Sim, b0: int, states: np.ndarray, origin: np.ndarray | 
     st = sim.state
     idx = np.arange(b0, b0 + n)
     if flags & STATE_POS:
-        P.scatter(sim, st.body_q, idx, q, wp.transform)
+        props.scatter(sim, st.body_q, idx, q, wp.transform)
     if flags & STATE_VEL:
-        P.scatter(sim, st.body_qd, idx, rows[:, 7:13], wp.spatial_vector)
+        props.scatter(sim, st.body_qd, idx, rows[:, 7:13], wp.spatial_vector)
     # actors touched by this write
     a_lo = np.searchsorted(h.actor_body0, b0, side="right") - 1
     a_hi = np.searchsorted(h.actor_body0, b0 + n, side="left")
@@ -233,8 +233,8 @@ def _move_fixed_roots(sim, actors, idx, q):
         rows.append(j)
         vals.append(np.array(X_p, np.float32))
     if rows:
-        P.scatter(sim, sim.model.joint_X_p, rows, np.array(vals, np.float32), wp.transform)
-        P.notify(sim, "JOINT_PROPERTIES", now=True)
+        props.scatter(sim, sim.model.joint_X_p, rows, np.array(vals, np.float32), wp.transform)
+        props.notify(sim, "JOINT_PROPERTIES", now=True)
 
 
 # ---------------------------------------------------------------------------- DOFs
@@ -285,9 +285,9 @@ def set_dof_states(sim: Sim, actor_indices: Sequence[int] | np.ndarray, states: 
     sim.sync_joint_state()
     st = sim.state
     if flags & STATE_POS:
-        P.scatter(sim, st.joint_q, h.dof_q[dofs], states["pos"].astype(np.float32))
+        props.scatter(sim, st.joint_q, h.dof_q[dofs], states["pos"].astype(np.float32))
     if flags & STATE_VEL:
-        P.scatter(sim, st.joint_qd, h.dof_qd[dofs], states["vel"].astype(np.float32))
+        props.scatter(sim, st.joint_qd, h.dof_qd[dofs], states["vel"].astype(np.float32))
     arts = wp.array(h.actor_articulation[np.asarray(actor_indices)].astype(np.int32), dtype=wp.int32, device=sim.device)
     newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st, indices=arts)
     sim.state_written(actor_indices)
@@ -492,10 +492,10 @@ def write_roots(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None,
     """Root states (actors, 13; env frame) of the actors `ids` (host: their host indices, None
     for all) into the joint coordinates of free roots and the joint frames of fixed ones;
     nothing when `refused` (tensors.TensorAPI.refuse_zero_quaternions) holds a row."""
-    TK = _tensor_kernels()
+    tensor_kernels = _tensor_kernels()
     sim.sync_joint_state()
     m, st, d = sim.model, sim.joint_state, sim.dev
-    launch(("set_roots", id(st)), TK.scatter_roots, n,
+    launch(("set_roots", id(st)), tensor_kernels.scatter_roots, n,
            (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
             m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts, refused))
     h = sim.host
@@ -505,7 +505,7 @@ def write_roots(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None,
         from . import mjc
         cs = mjc.c_step(sim.solver)
         if cs is None or not cs.fixed_roots_are_mocap:
-            P.notify(sim, "JOINT_PROPERTIES", now=True)
+            props.notify(sim, "JOINT_PROPERTIES", now=True)
     _written(sim, n, host, arts)
 
 
@@ -525,10 +525,10 @@ def write_dof_rows(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | No
                    launch: Callable) -> None:
     """DOF states (dofs, 2) of the actors `ids` (Warp `src`) through Newton's joint state (where
     MuJoCo's rows do not hold them: mjc.dof_rows, SolverMuJoCoC.write_dofs_of)."""
-    TK = _tensor_kernels()
+    tensor_kernels = _tensor_kernels()
     sim.sync_joint_state()
     st, d = sim.joint_state, sim.dev
-    launch(("set_dofs", id(st)), TK.scatter_actor_dofs, n,
+    launch(("set_dofs", id(st)), tensor_kernels.scatter_actor_dofs, n,
            (src, ids, d.actor_dof0, d.actor_ndof, d.dof_q, d.dof_qd, d.actor_articulation, st.joint_q, st.joint_qd,
             arts))
     _written(sim, n, host, arts)
@@ -547,6 +547,3 @@ def write_body_rows(sim: Sim, src: wp.array, refused: wp.array) -> None:
     sim.state_written()
 
 
-def _tensor_kernels():
-    from . import tensor_kernels
-    return tensor_kernels

@@ -20,17 +20,10 @@ from .enums import SimType
 from .errors import SimulationNaNError, listed
 from .launch import Launcher
 from .state import spans
-from .runtime import newton as _newton, wp as _wp
+from .runtime import kernels as _kernels, newton as _newton, wp as _wp
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     import warp as wp
-
-def K() -> ModuleType:
-    """gymlike.core.kernels (Warp kernels), imported on first use."""
-    from . import kernels
-    return kernels
 
 
 class Stepper:
@@ -90,7 +83,7 @@ class Stepper:
                 d.effort_f.zero_()   # (read by dynamics.DofForces: the last substep's efforts)
             self.effort_f_live = d.efforts_pending
         if d.efforts_pending and not on_rows and not drive_forces:
-            launch("efforts", K().apply_dof_efforts, d.num_dofs,
+            launch("efforts", _kernels().apply_dof_efforts, d.num_dofs,
                    (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_qd, sim.control.joint_f))
         attractors = sim.attractors
         if attractors is not None and not attractors.items:
@@ -107,7 +100,7 @@ class Stepper:
             synced = (need_wrench and not on_rows_w) or sim.pipeline is not None
             s_in, s_out = (sim.state if synced else sim.stepping_state), sim.state_next
             if need_wrench and not on_rows_w:
-                launch(("wrenches", id(s_in)), K().body_wrenches, d.num_bodies,
+                launch(("wrenches", id(s_in)), _kernels().body_wrenches, d.num_bodies,
                        (s_in.body_q, s_in.body_qd, model.body_mass, model.body_inertia,
                         model.body_world, model.gravity, d.body_force, d.no_gravity,
                         d.lin_damp, d.ang_damp, h * nstep, s_in.body_f))
@@ -125,7 +118,7 @@ class Stepper:
             if drive_forces:
                 # the substep's DOF positions from XPBD's bodies, then the joint forces
                 _newton().eval_ik(model, s_in, s_in.joint_q, s_in.joint_qd)
-                launch(("dforces", id(s_in)), K().flex_dof_forces, d.num_dofs,
+                launch(("dforces", id(s_in)), _kernels().flex_dof_forces, d.num_dofs,
                        (d.dof_effort, d.dof_mode, d.dof_effort_limit, d.dof_effort_scale, d.dof_explicit,
                         d.dof_stiffness, d.dof_q, d.dof_qd, sim.control.joint_target_q, s_in.joint_q,
                         int(articulated), d.effort_f, sim.control.joint_f))
@@ -159,7 +152,7 @@ class Stepper:
                 cstep.check_rows(d)
             elif d.velocity_clamp and not on_c and not joints:
                 sim.sync_state()
-                launch(("vclamp", id(s_out)), K().clamp_dof_velocities, d.num_dofs,
+                launch(("vclamp", id(s_out)), _kernels().clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
             # body speed caps (Isaac Gym's max_linear/angular_velocity); the C step applies them on
             # MuJoCo's rows (bounds first, exact speeds where a body may reach its caps)
@@ -168,13 +161,13 @@ class Stepper:
                 if caps:
                     sim.sync_state()
                 d.actor_speed_scale.fill_(1.0)
-                launch(("bspeed", id(s_out)), K().body_speed_scale, d.num_bodies,
+                launch(("bspeed", id(s_out)), _kernels().body_speed_scale, d.num_bodies,
                        (s_out.body_qd, d.body_actor, d.body_lin_cap, d.body_ang_cap, d.actor_speed_scale))
                 if caps:
-                    launch(("ascale", id(s_out)), K().scale_actor_velocities, d.num_actors,
+                    launch(("ascale", id(s_out)), _kernels().scale_actor_velocities, d.num_actors,
                            (d.actor_qd0, d.actor_nqd, d.actor_speed_scale, s_out.joint_qd, self.clamped))
                 else:                     # (XPBD: the bodies are the state, joint_qd is stale)
-                    launch(("bscale", id(s_out)), K().scale_actor_bodies, d.num_bodies,
+                    launch(("bscale", id(s_out)), _kernels().scale_actor_bodies, d.num_bodies,
                            (d.body_actor, d.actor_speed_scale, s_out.body_qd))
             if caps and on_c and self.flag(self.clamped):
                 # the same scale on MuJoCo's rows of the capped actors (velocities are linear in
@@ -268,10 +261,10 @@ class Stepper:
         # within the DOF limits' margin leaves nothing to flag, and needs no Newton conversion)
         if cstep is None or not cstep.surely_sound(d):
             st = sim.state
-            self.launch(("nan", id(st)), K().find_nan_worlds, d.num_bodies,
+            self.launch(("nan", id(st)), _kernels().find_nan_worlds, d.num_bodies,
                         (st.body_q, st.body_qd, d.body_env, d.nan_worlds, d.nan_count))
             if not sim.joint_state_stale:       # (XPBD leaves joint coordinates stale: bodies only)
-                self.launch(("limits", id(st)), K().find_dofs_past_limits, d.num_dofs,
+                self.launch(("limits", id(st)), _kernels().find_dofs_past_limits, d.num_dofs,
                             (st.joint_q, d.dof_q, d.dof_qd, sim.model.joint_limit_lower,
                              sim.model.joint_limit_upper, d.dof_env, d.nan_worlds, d.nan_count))
         self.nan_unread += 1
@@ -297,7 +290,7 @@ class Stepper:
             raise err
         if self.flag(d.nan_count):
             bad = np.nonzero(d.nan_worlds.numpy())[0].tolist()
-            inputs = [K().BAD_INPUT_KINDS[k] for k in np.nonzero(d.bad_input.numpy())[0]]
+            inputs = [_kernels().BAD_INPUT_KINDS[k] for k in np.nonzero(d.bad_input.numpy())[0]]
             d.nan_count.zero_()
             d.nan_worlds.zero_()
             d.bad_input.zero_()

@@ -4,7 +4,7 @@ not load Warp."""
 
 import warp as wp
 
-from . import kernels as K
+from . import kernels
 
 
 @wp.kernel
@@ -75,7 +75,7 @@ def find_zero_quaternions(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype
     if wp.dot(q, q) < ZERO_QUAT_NORM2:
         wp.atomic_min(refused, 0, i)
         if report != 0:
-            K.flag_bad_input(row_env[r], K.ZERO_QUATERNION_INPUT, bad_env, bad_kind, bad_count)
+            kernels.flag_bad_input(row_env[r], kernels.ZERO_QUATERNION_INPUT, bad_env, bad_kind, bad_count)
 
 
 @wp.kernel
@@ -126,7 +126,7 @@ def row_roots(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
     w = world[a]
     qa = qpos_at + qadr[a]
     va = qvel_at + vadr[a]
-    q = K._mj_quat(rows, w, qa + 3)
+    q = kernels._mj_quat(rows, w, qa + 3)
     om = wp.quat_rotate(q, wp.vec3d(rows[w, va + 3], rows[w, va + 4], rows[w, va + 5]))
     ipos = body_ipos[wp.min(w, body_ipos.shape[0] - 1), mj_body[a]]
     v = wp.vec3d(rows[w, va], rows[w, va + 1], rows[w, va + 2]) + wp.cross(om, wp.quat_rotate(q, ipos))
@@ -267,9 +267,9 @@ def add_body_wrenches(force: wp.array2d(dtype=wp.float32), torque: wp.array2d(dt
     if has_pos != 0:
         p = wp.vec3(pos[b, 0], pos[b, 1], pos[b, 2])
     for k in range(3):
-        if K.bad_value(f[k]) or K.bad_value(t[k]) or K.bad_value(p[k]):
-            K.flag_bad_input(body_env[b], 3, bad_env, bad_kind, bad_count)
-    out[b] = out[b] + K.user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], body_origin[b])
+        if kernels.bad_value(f[k]) or kernels.bad_value(t[k]) or kernels.bad_value(p[k]):
+            kernels.flag_bad_input(body_env[b], 3, bad_env, bad_kind, bad_count)
+    out[b] = out[b] + kernels.user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], body_origin[b])
 
 
 @wp.kernel

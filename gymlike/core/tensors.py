@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .runtime import call_name, wp as _wp
+from .runtime import call_name, tensor_kernels as _tensor_kernels, wp as _wp
 from .enums import TensorDataType
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
@@ -28,19 +28,12 @@ from .types import as_int
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from types import ModuleType
 
     import torch
     import warp as wp
 
     from .enums import CoordinateSpace
     from .sim import Sim
-
-
-def TK() -> ModuleType:
-    """gymlike.core.tensor_kernels (Warp kernels), imported on first use."""
-    from . import tensor_kernels
-    return tensor_kernels
 
 
 # ============================================================================ gymapi.Tensor
@@ -112,8 +105,6 @@ def torch_of(tensor: GymTensor, what: str, arg: str) -> torch.Tensor:
     return tensor._torch
 
 
-
-
 # ============================================================================ per-sim state
 class TensorAPI:
     """Buffers and device index tables of one sim's tensor API (created by prepare_sim)."""
@@ -136,7 +127,7 @@ class TensorAPI:
         self._host_views = {}                       # numpy views of the DOF value tables (drives.write_all_host)
         # zero-quaternion rows of the state setters (refuse_zero_quaternions): the first one
         # listed, or NO_ROW; read on the host only where that costs no device sync
-        self.refused = _wp().array([TK().NO_ROW], dtype=_wp().int32, device=dev)
+        self.refused = _wp().array([_tensor_kernels().NO_ROW], dtype=_wp().int32, device=dev)
         self.report_now = _wp().get_device(dev).is_cpu
         self._refused_host = self.refused.numpy() if self.report_now else None   # (CPU: a view)
 
@@ -173,16 +164,16 @@ class TensorAPI:
 
     def acquire_net_contact_forces(self) -> GymTensor:
         """The net contact force tensor: (bodies, 3) float32, N."""
-        from . import contacts as C
-        C.contact_forces(self.sim, "acquire_net_contact_force_tensor")
-        return self.buffer("net_contact", (self.n_body, 3), lambda t: C.refresh_net_contact_forces(self.sim, t))
+        from . import contacts
+        contacts.contact_forces(self.sim, "acquire_net_contact_force_tensor")
+        return self.buffer("net_contact", (self.n_body, 3), lambda t: contacts.refresh_net_contact_forces(self.sim, t))
 
     def acquire_force_sensors(self) -> GymTensor:
         """The force sensor tensor: (sensors, 6) float32, force (N) then torque (N m)."""
-        from . import contacts as C
-        fs = C.sensors(self.sim)
+        from . import contacts
+        fs = contacts.sensors(self.sim)
         if fs.count:
-            C.contact_forces(self.sim, "acquire_force_sensor_tensor")
+            contacts.contact_forces(self.sim, "acquire_force_sensor_tensor")
         return self.buffer("force_sensor", (fs.count, 6), lambda t: fs.refresh(t._wp))
 
     def acquire_jacobian(self, name: str, what: str | None = None) -> GymTensor:
@@ -212,13 +203,13 @@ class TensorAPI:
             rows[0].read_roots(rows[1], t._wp)
             return
         st = self.sim.state
-        self.launch(("roots", id(st)), TK().gather_roots, self.n_act,
+        self.launch(("roots", id(st)), _tensor_kernels().gather_roots, self.n_act,
                     (st.body_q, st.body_qd, self.sim.dev.actor_body0, self.sim.dev.body_origin, t._wp))
 
     def refresh_bodies(self, t: GymTensor) -> None:
         """Fill the rigid body state tensor t (bodies, 13) float32, laid out as the root states."""
         st = self.sim.state
-        self.launch(("bodies", id(st)), TK().gather_bodies, self.n_body,
+        self.launch(("bodies", id(st)), _tensor_kernels().gather_bodies, self.n_body,
                     (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
 
     def refresh_dofs(self, t: GymTensor) -> None:
@@ -233,7 +224,8 @@ class TensorAPI:
             return
         sim.sync_joint_state()
         st, d = sim.joint_state, sim.dev      # (joint coordinates only: pending body kinematics stays pending)
-        self.launch(("dofs", id(st)), TK().gather_dofs, self.n_dof, (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
+        self.launch(("dofs", id(st)), _tensor_kernels().gather_dofs, self.n_dof,
+                    (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
 
     # ------------------------------------------------------------------ validation
     def as_array(self, tensor: GymTensor, what: str, rows: int, cols: int | None = None,
@@ -351,10 +343,10 @@ class TensorAPI:
         d = self.sim.dev
         host_flag = self._refused_host if self.report_now else None
         if host_flag is not None:
-            host_flag[0] = TK().NO_ROW            # (a memory write; fill_ costs a launch)
+            host_flag[0] = _tensor_kernels().NO_ROW            # (a memory write; fill_ costs a launch)
         else:
-            self.refused.fill_(TK().NO_ROW)
-        self.launch(("zero_quat", roots), TK().find_zero_quaternions, n,
+            self.refused.fill_(_tensor_kernels().NO_ROW)
+        self.launch(("zero_quat", roots), _tensor_kernels().find_zero_quaternions, n,
                     (src, ids, int(roots), d.actor_env if roots else d.body_env, int(not self.report_now),
                      self.refused, d.nan_worlds, d.bad_input, d.nan_count))
         if host_flag is not None:
@@ -365,7 +357,7 @@ class TensorAPI:
         """On the CPU: raise when refused[0] names a listed row with a zero quaternion (host: the
         listed ids, None: every row)."""
         i = int(self._refused_host[0])
-        if i != TK().NO_ROW:
+        if i != _tensor_kernels().NO_ROW:
             h = self.sim.host
             r = int(host[i]) if host is not None else i
             who = f"actor {r}, env {h.actor_env[r]}" if roots else f"rigid body {r}, env {h.body_env[r]}"
@@ -386,7 +378,7 @@ class TensorAPI:
         from . import mjc
         rows = mjc.root_rows(self.sim)
         if rows is not None:       # (every root a MuJoCo free joint: one launch checks, then writes the rows)
-            self._refused_host[0] = TK().NO_ROW
+            self._refused_host[0] = _tensor_kernels().NO_ROW
             rows[0].write_roots(rows[1], src, ids, n, self.refused)
             self.raise_refused(host, what, "root_states", roots=True)
         else:

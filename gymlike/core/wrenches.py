@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import warp as wp
 
-from . import kernels as K
+from . import kernels
 from .errors import GymlikeValueError
 from .types import Vec3, coerce
 from .runtime import wp as _wp
@@ -48,7 +48,7 @@ def apply_body_wrench(actor: Actor, body: int, force: np.ndarray | None, torque:
         sim.defer(actor, lambda: apply_body_wrench(actor, body, force, torque, pos, space, what), what)
         return
     b = int(sim.host.actor_body0[actor.sim_index]) + int(body)
-    _wp().launch(K.add_one_body_wrench, dim=1, device=sim.device,
+    _wp().launch(kernels.add_one_body_wrench, dim=1, device=sim.device,
                  inputs=[_vec3_or_zero(force), _vec3_or_zero(torque), _vec3_or_zero(pos),
                          int(pos is not None), int(space), b,
                          wp.vec3(*actor.env.origin.astype(np.float32)), sim.state.body_q,
@@ -64,10 +64,10 @@ def add_rows(sim: Sim, force: wp.array | None, torque: wp.array | None, pos: wp.
              launch: Callable) -> None:
     """Per-body force / torque / position rows (bodies, 3; Warp arrays, None when not given) for
     the next simulate; non-finite or absurd values are flagged for the NaN guard."""
-    from . import tensor_kernels as TK
+    from . import tensor_kernels
     dummy = force if force is not None else torque
     m, st, d = sim.model, sim.state, sim.dev
-    launch(("forces", id(st)), TK.add_body_wrenches, sim.host.num_bodies,
+    launch(("forces", id(st)), tensor_kernels.add_body_wrenches, sim.host.num_bodies,
            (force if force is not None else dummy, torque if torque is not None else dummy,
             pos if pos is not None else dummy, int(force is not None), int(torque is not None),
             int(pos is not None), space, st.body_q, m.body_com, d.body_origin, d.body_force, d.body_env,

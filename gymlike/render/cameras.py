@@ -33,7 +33,7 @@ import numpy as np
 from ..core.enums import CameraFollowMode, ImageType
 from ..core.errors import (GymlikeFileNotFoundError, GymlikeIndexError, GymlikeNotImplementedError,
                            GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError)
-from ..core import math3d as m3, upstream
+from ..core import math3d, upstream
 from ..core.runtime import newton as _newton, wp as _wp, call_name
 from ..core.sim import Env
 from ..core.types import CameraProperties, Transform, coerce, number
@@ -41,7 +41,7 @@ from ..core.errors import warn
 
 # Newton camera axes (x right, y up, z backward) expressed in Isaac Gym's camera frame
 # (x forward, y left, z up): right = -y, up = +z, backward = -x.
-_IG_TO_NEWTON = m3.quat_from_matrix(np.array([[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
+_IG_TO_NEWTON = math3d.quat_from_matrix(np.array([[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
 
 
 # ============================================================================ validation
@@ -157,7 +157,7 @@ class _Group:
         sim = system.sim
         body, local, origin, mode, worlds = [], [], [], [], []
         for c in self.cams:
-            q = m3.quat_mul(c.q, _IG_TO_NEWTON)
+            q = math3d.quat_mul(c.q, _IG_TO_NEWTON)
             local.append(wp.transform(wp.vec3(*c.p), wp.quat(*q)))
             b = -1 if c.body < 0 else sim.env_start(c.env, "body") + c.body
             body.append(b)
@@ -273,7 +273,7 @@ class CameraSystem:
         p, q = _transform(transform, "set_camera_transform", "transform")
         if isinstance(cam, ViewerCamera):                 # look along the transform's +X
             p = p + cam.env.origin
-            cam.viewer.look_at(p, p + m3.quat_rotate(q, [1.0, 0.0, 0.0]))
+            cam.viewer.look_at(p, p + math3d.quat_rotate(q, [1.0, 0.0, 0.0]))
             return
         cam.p, cam.q = p, q             # an attached camera stays attached: relative to its body
         self._moved(cam)
@@ -317,12 +317,12 @@ class CameraSystem:
         bp, bq = X[:3], X[3:]
         if cam.mode == int(CameraFollowMode.FOLLOW_POSITION):
             return bp + cam.p, cam.q
-        return bp + m3.quat_rotate(bq, cam.p), m3.quat_mul(bq, cam.q)
+        return bp + math3d.quat_rotate(bq, cam.p), math3d.quat_mul(bq, cam.q)
 
     def view_matrix(self, cam):
         p, q = self.world_pose(cam)
-        qn = m3.quat_mul(q, _IG_TO_NEWTON)             # OpenGL camera frame in the sim frame
-        R = m3.quat_to_matrix(qn)
+        qn = math3d.quat_mul(q, _IG_TO_NEWTON)             # OpenGL camera frame in the sim frame
+        R = math3d.quat_to_matrix(qn)
         M = np.eye(4)
         M[:3, :3] = R.T
         M[:3, 3] = -R.T @ p                      # world -> camera, column-vector form
@@ -403,7 +403,7 @@ class CameraSystem:
 
     def render(self):
         wp = _wp()
-        from . import camera_kernels as CK
+        from . import camera_kernels
         sim = self.sim
         sim.ensure_ready("render_all_camera_sensors")
         self._layout()
@@ -426,8 +426,8 @@ class CameraSystem:
                 else:
                     model.bvh_refit_shapes(state)
                 mask = want
-            wp.launch(CK.camera_poses, dim=len(g.cams), inputs=[state.body_q, g.body, g.local, g.origin, g.mode],
-                      outputs=[g.xforms], device=sim.device)
+            wp.launch(camera_kernels.camera_poses, dim=len(g.cams),
+                      inputs=[state.body_q, g.body, g.local, g.origin, g.mode], outputs=[g.xforms], device=sim.device)
             config = self.config_textured if self.textured else self.config
             if g.samples > 1:
                 import dataclasses
@@ -435,7 +435,7 @@ class CameraSystem:
                 config = dataclasses.replace(config, anti_aliasing=SensorCamera.AntiAliasing.SSAA)
             self.sensor.update(state, g.xforms, g.rays, color_image=g.color, forward_depth_image=g.fdepth,
                                shape_index_image=g.shape, world_indices=g.worlds, render_config=config)
-            wp.launch(CK.isaac_images, dim=(len(g.cams), g.height, g.width),
+            wp.launch(camera_kernels.isaac_images, dim=(len(g.cams), g.height, g.width),
                       inputs=[g.fdepth, g.shape, self.shape_seg, g.far], outputs=[g.depth, g.seg],
                       device=sim.device)
         if mask is not None and mask != newton.ShapeFlags.VISIBLE:
@@ -606,7 +606,7 @@ def _y_up(sim):
 
 def _look_at(pos, target, up):
     pos = np.asarray(pos, np.float64)
-    return pos, m3.quat_look_along(np.asarray(target, np.float64) - pos, up)
+    return pos, math3d.quat_look_along(np.asarray(target, np.float64) - pos, up)
 
 
 def shapes_of_body(sim, actor, body, kind):
@@ -709,7 +709,7 @@ class _ViewerShot:
 def _viewer_shot(viewer):
     """Ray trace the whole sim from the viewer's camera (at most _VIEWER_MAX_WIDTH pixels wide)."""
     wp = _wp()
-    from . import camera_kernels as CK
+    from . import camera_kernels
     sim = viewer.sim
     sim.ensure_ready("viewer image")
     cams = system(sim)
@@ -723,17 +723,18 @@ def _viewer_shot(viewer):
     if shot is None or shot.key != key:
         shot = viewer._shot = _ViewerShot(sim, w, h, float(viewer.horizontal_fov), views)
     p, q = _viewer_pose(viewer)
-    q = m3.quat_mul(q, _IG_TO_NEWTON)
+    q = math3d.quat_mul(q, _IG_TO_NEWTON)
     shot.xforms.fill_(wp.transform(wp.vec3(*p), wp.quat(*q)))
     sim.model.bvh_refit_shapes(sim.state)
     config = cams.config_textured if cams.textured else cams.config
     cams.sensor.update(sim.state, shot.xforms, shot.rays, color_image=shot.color, forward_depth_image=shot.fdepth,
                        shape_index_image=shot.shape, world_indices=shot.worlds, render_config=config)
     sky = np.array([int(0.45 * 255), int(0.5 * 255), int(0.58 * 255), 255], np.uint8).view(np.uint32)[0]
-    wp.launch(CK.composite, dim=(h, w), inputs=[shot.color, shot.fdepth, shot.shape, wp.uint32(int(sky))],
+    wp.launch(camera_kernels.composite, dim=(h, w), inputs=[shot.color, shot.fdepth, shot.shape, wp.uint32(int(sky))],
               outputs=[shot.out, shot.out_fdepth, shot.out_shape], device=sim.device)
-    wp.launch(CK.isaac_images, dim=(1, h, w), inputs=[shot.out_fdepth, shot.out_shape, cams.shape_seg, shot.far],
-              outputs=[shot.depth, shot.seg], device=sim.device)
+    wp.launch(camera_kernels.isaac_images, dim=(1, h, w),
+              inputs=[shot.out_fdepth, shot.out_shape, cams.shape_seg, shot.far], outputs=[shot.depth, shot.seg],
+              device=sim.device)
     return shot
 
 

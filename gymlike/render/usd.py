@@ -22,7 +22,7 @@ import os
 
 import numpy as np
 
-from ..core import math3d as m3
+from ..core import math3d
 from ..core.enums import UpAxis, UsdMaterialMode
 from ..core.errors import (GymlikeNotImplementedError, GymlikeRuntimeError, GymlikeTypeError,
                            GymlikeValueError)
@@ -288,7 +288,7 @@ class _Writer:
         diag, axes = np.linalg.eigh(0.5 * (inertia + inertia.T))
         if np.linalg.det(axes) < 0:
             axes[:, 0] = -axes[:, 0]
-        qa = m3.quat_from_matrix(axes)
+        qa = math3d.quat_from_matrix(axes)
         m.CreateDiagonalInertiaAttr(Gf.Vec3f(*map(float, np.maximum(diag, 0.0))))
         m.CreatePrincipalAxesAttr(Gf.Quatf(float(qa[3]), float(qa[0]), float(qa[1]), float(qa[2])))
 
@@ -305,7 +305,7 @@ class _Writer:
         qa = np.array([0.0, 0.0, 0.0, 1.0])
         if jt in (JT.REVOLUTE, JT.PRISMATIC):
             # USD joints turn about a named local axis: rotate both joint frames so X is the axis
-            qa = m3.quat_between(np.array([1.0, 0.0, 0.0]), t.joint_axis[qd0].astype(np.float64))
+            qa = math3d.quat_between(np.array([1.0, 0.0, 0.0]), t.joint_axis[qd0].astype(np.float64))
             schema = UsdPhysics.RevoluteJoint if jt == JT.REVOLUTE else UsdPhysics.PrismaticJoint
         elif jt == JT.FIXED:
             schema = UsdPhysics.FixedJoint
@@ -328,7 +328,7 @@ class _Writer:
         if parent >= 0:
             J.CreateBody0Rel().SetTargets([Sdf.Path(body_paths[parent])])
         J.CreateBody1Rel().SetTargets([Sdf.Path(body_paths[int(t.joint_child[j])])])
-        r0, r1 = m3.quat_mul(Xp[3:], qa), m3.quat_mul(Xc[3:], qa)
+        r0, r1 = math3d.quat_mul(Xp[3:], qa), math3d.quat_mul(Xc[3:], qa)
         J.CreateLocalPos0Attr(Gf.Vec3f(*map(float, Xp[:3])))
         J.CreateLocalRot0Attr(Gf.Quatf(float(r0[3]), *map(float, r0[:3])))
         J.CreateLocalPos1Attr(Gf.Vec3f(*map(float, Xc[:3])))
@@ -402,7 +402,7 @@ def _axes_frame(lin, ang):
         for a in axes:
             k = int(np.argmax(np.abs(R.T @ a)))
             names.append((kind + "XYZ"[k], 1.0 if float((R.T @ a)[k]) > 0 else -1.0))
-    return m3.quat_from_matrix(R), names
+    return math3d.quat_from_matrix(R), names
 
 
 def _mesh_arrays(geo, scale, source):

@@ -31,7 +31,7 @@ import weakref
 
 import numpy as np
 
-from ..core import math3d as m3, session
+from ..core import math3d, session
 from ..core.enums import KeyboardInput, MouseInput, UpAxis
 from ..core.errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from ..core.sim import Env, Sim
@@ -103,7 +103,7 @@ def _up_vector(sim):
 
 def camera_transform(pos, forward, up):
     """Transform of a camera at `pos` looking along `forward`: +X forward, +Z up, +Y left."""
-    q = m3.quat_look_along(forward, up)
+    q = math3d.quat_look_along(forward, up)
     return Transform(Vec3(*pos), Quat(*q))
 
 

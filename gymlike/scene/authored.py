@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import math3d as m3
+from ..core import math3d
 from ..core.assets.check import check_mjcf
 from ..core.assets.importer import guarded, short_name
 from ..core.assets.urdf import prepare_urdf
 from ..core.runtime import newton as _newton, wp as _wp
-from . import schema as S
+from . import schema
 from .schema import SceneError
 
 # builder.defaults.joint / joint keys -> Newton JointDofConfig / add_joint_* keyword
@@ -106,11 +106,11 @@ def _tf(p, q):
 
 def tf_mul(a, b):
     """Scene transforms ((x, y, z), (qx, qy, qz, qw)) composed: b, then a."""
-    return _tf(*m3.transform_mul(a[0], a[1], b[0], b[1]))
+    return _tf(*math3d.transform_mul(a[0], a[1], b[0], b[1]))
 
 
 def tf_inv(a):
-    return _tf(*m3.transform_inverse(a[0], a[1]))
+    return _tf(*math3d.transform_inverse(a[0], a[1]))
 
 
 # ---------------------------------------------------------------------------- assets
@@ -290,11 +290,11 @@ def _frames(j, bid, body):
     A frame left out is derived from the bodies' transforms so that the child starts where its
     transform puts it; with both left out the joint sits at the child's origin."""
     X_c = body[bid]["transform"]
-    X_p = S.IDENTITY if j is None or j["parent"] == "world" else body[j["parent"]]["transform"]
+    X_p = schema.IDENTITY if j is None or j["parent"] == "world" else body[j["parent"]]["transform"]
     pf = j["parent_xform"] if j else None
     cf = j["child_xform"] if j else None
     if pf is None and cf is None:
-        cf = S.IDENTITY
+        cf = schema.IDENTITY
     if pf is None:
         pf = tf_mul(tf_inv(X_p), tf_mul(X_c, cf))
     elif cf is None:

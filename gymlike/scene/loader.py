@@ -16,9 +16,9 @@ import copy
 import numpy as np
 
 from ..core.errors import GymlikeNotImplementedError, warn
-from . import authored as W
+from . import authored
 from . import ops
-from . import schema as S
+from . import schema
 from .schema import SceneError
 
 # Newton JointTargetMode -> gymapi.DofDriveMode (POSITION_VELOCITY: gymlike's POS law is ke*(q*-q) + kd*(qd*-qd))
@@ -52,7 +52,7 @@ class Template:
 
 def _check_ig_limits(world, spec):
     """What the Newton arrays say that gymlike's Isaac Gym layer cannot carry, collected."""
-    newton = W._newton()
+    newton = authored._newton()
     for p in world.pieces:
         b = p.b
         for j, jt in enumerate(b.joint_type):
@@ -77,7 +77,7 @@ def _asset(sim, piece):
     # the scene's physics is Newton's: no Isaac Gym default damping or speed caps
     o.angular_damping = 0.0
     o.max_angular_velocity = o.max_linear_velocity = 1e30
-    b = W.finish(piece)
+    b = authored.finish(piece)
 
     def make(scale, self_collisions):
         if scale != 1.0:
@@ -244,21 +244,21 @@ def load_sap_scene(path_or_mapping, *, strict=False, num_worlds=None, device=Non
     gymlike cannot build are listed in `unsupported_features`, or raised as
     SapUnsupportedSceneFeature with strict=True. prepare=False leaves the sim open for more
     actors (SapLoadedScene.prepare() or gym.prepare_sim finalizes it)."""
-    doc, source = S.read_document(path_or_mapping)
+    doc, source = schema.read_document(path_or_mapping)
     if num_worlds is not None:
-        S.integer(num_worlds, "load_sap_scene(num_worlds)", 1)
-    if engine is not None and engine not in S.ENGINES:
-        raise SceneError("load_sap_scene(engine)", f"expected one of {', '.join(S.ENGINES)}, got {engine!r}")
+        schema.integer(num_worlds, "load_sap_scene(num_worlds)", 1)
+    if engine is not None and engine not in schema.ENGINES:
+        raise SceneError("load_sap_scene(engine)", f"expected one of {', '.join(schema.ENGINES)}, got {engine!r}")
     if engine is not None:      # the engine decides which features are unsupported: known before validation
         doc = dict(doc, simulation=dict(doc.get("simulation") or {}, engine=engine))
-    spec = S.validate(doc, source, strict=strict)
+    spec = schema.validate(doc, source, strict=strict)
     if dt is not None:
-        spec.dt = S.number(dt, "load_sap_scene(dt)", positive=True)
+        spec.dt = schema.number(dt, "load_sap_scene(dt)", positive=True)
     if device is not None and not (device == "cpu" or str(device).startswith("cuda")):
         raise SceneError("load_sap_scene(device)", f"expected 'cpu' or 'cuda:N', got {device!r}")
     if spec.max_rigid_contact is not None and spec.engine == "flex":
         spec.unsupported_feature("simulation.max_rigid_contact", "XPBD sizes its contact buffer itself; not applied")
-    world = W.build(spec)                                   # steps 2-5
+    world = authored.build(spec)                                   # steps 2-5
     ops.initial_joint_q(world, spec.initial_joint_q)        # step 6
     ops.post_build(world, spec.post_build)                  # step 7
     _check_ig_limits(world, spec)
@@ -340,7 +340,7 @@ def _ground(gym, sim, spec):
         fields["kd"] = d["tau"] * d.get("ke", 2500.0)
     if "gap" not in fields:            # (a SIM_PHYSX sim's ground has Isaac Gym's contact offset)
         gap = spec.builder["rigid_gap"]
-        fields["gap"] = W._newton().ModelBuilder().rigid_gap if gap is None else gap
+        fields["gap"] = authored._newton().ModelBuilder().rigid_gap if gap is None else gap
 
     def finish():
         from ..core import props

@@ -6,8 +6,8 @@ against the authored world; a selector that selects nothing is an error naming i
 from __future__ import annotations
 
 from ..core.runtime import newton as _newton
-from . import authored as W
-from . import schema as S
+from . import authored
+from . import schema
 from .schema import SceneError
 
 
@@ -19,7 +19,7 @@ def indices(sel, n, path):
     if sel[0] == "index":
         i = sel[1] + n if sel[1] < 0 else sel[1]
         if not 0 <= i < n:
-            raise SceneError(S.join(path, "index"), f"index {sel[1]} out of range for an array of length {n}")
+            raise SceneError(schema.join(path, "index"), f"index {sel[1]} out of range for an array of length {n}")
         return [i]
     if sel[0] == "head":
         return list(range(min(sel[1], n)))
@@ -29,7 +29,7 @@ def indices(sel, n, path):
     start = start + n if start < 0 else start
     end = n if end is None else (end + n if end < 0 else end)
     if not 0 <= start <= end <= n:
-        raise SceneError(S.join(path, "range"), f"range [{sel[1]}, {sel[2]}] is outside an array of length {n}")
+        raise SceneError(schema.join(path, "range"), f"range [{sel[1]}, {sel[2]}] is outside an array of length {n}")
     return list(range(start, end))
 
 
@@ -76,27 +76,27 @@ def address(world, ref, path):
     if "index" in ref:
         return indices(("index", ref["index"]), len(coords), path)[0]
     labels = world.joint_labels()
-    hits = match_joints(labels, ("joints", [ref["joint"]]), S.join(path, ref["joint_key"]))
+    hits = match_joints(labels, ("joints", [ref["joint"]]), schema.join(path, ref["joint_key"]))
     if len(hits) > 1:
-        raise SceneError(S.join(path, ref["joint_key"]), f"{ref['joint']!r} matches {len(hits)} joints: "
+        raise SceneError(schema.join(path, ref["joint_key"]), f"{ref['joint']!r} matches {len(hits)} joints: "
                                                          f"{', '.join(labels[h] for h in hits)}")
     q = joint_dofs(world, hits, "coord")
     if ref["offset"] >= len(q):
-        raise SceneError(S.join(path, "offset"), f"offset {ref['offset']} is outside joint {labels[hits[0]]!r}, "
+        raise SceneError(schema.join(path, "offset"), f"offset {ref['offset']} is outside joint {labels[hits[0]]!r}, "
                                                  f"which has {len(q)} coordinate(s)")
     return q[ref["offset"]]
 
 
 # ---------------------------------------------------------------------------- arrays
 def get(world, name, entries, i):
-    attr, _, kind = S.ARRAYS[name]
+    attr, _, kind = schema.ARRAYS[name]
     p, k = entries[i]
     v = p.tau[k] if attr == "tau" else getattr(p.b, attr)[k]
     return kind(v if v is not None else 0.0)
 
 
 def put(world, name, entries, i, value, path):
-    attr, _, kind = S.ARRAYS[name]
+    attr, _, kind = schema.ARRAYS[name]
     p, k = entries[i]
     if kind is int:
         if float(value) != int(value):
@@ -126,22 +126,23 @@ def _numbers(values, n, path, world, name):
     """The values a set_array / set_joint_armature writes to n entries."""
     kind, arg = values
     if kind == "value":
-        return [S.number(arg, S.join(path, "value"))] * n
+        return [schema.number(arg, schema.join(path, "value"))] * n
     if kind == "values":
         if len(arg) != n:
-            raise SceneError(S.join(path, "values"), f"expected {n} values for the selected entries, got {len(arg)}")
-        return [S.number(v, f"{path}.values[{i}]") for i, v in enumerate(arg)]
+            raise SceneError(schema.join(path, "values"),
+                             f"expected {n} values for the selected entries, got {len(arg)}")
+        return [schema.number(v, f"{path}.values[{i}]") for i, v in enumerate(arg)]
     return None
 
 
 def set_array(world, name, idx, values, path):
-    entries = world.entries(S.ARRAYS[name][1])
+    entries = world.entries(schema.ARRAYS[name][1])
     vals = _numbers(values, len(idx), path, world, name)
     if vals is None:          # from_array: the same entries of another array of the same space
         src = values[1]
-        src_entries = world.entries(S.ARRAYS[src][1])
+        src_entries = world.entries(schema.ARRAYS[src][1])
         if max(idx, default=-1) >= len(src_entries):
-            raise SceneError(S.join(path, "from_array"),
+            raise SceneError(schema.join(path, "from_array"),
                              f"{src} has {len(src_entries)} entries, fewer than {name}'s selection")
         vals = [get(world, src, src_entries, i) for i in idx]
     for i, v in zip(idx, vals):
@@ -163,7 +164,7 @@ def post_build(world, ops):
 def _add_shape(world, op, path):
     ref = op["body"]
     if ref == "world":
-        world.spec.unsupported_feature(S.join(path, "body"), "shapes on the world: gymlike envs hold actors only "
+        world.spec.unsupported_feature(schema.join(path, "body"), "shapes on the world: gymlike envs hold actors only "
                                        "(give the shape a body with a fixed joint to the world); op skipped")
         return
     target = world.bodies.get(ref)
@@ -172,26 +173,26 @@ def _add_shape(world, op, path):
                 if lb == ref or lb.endswith("/" + ref)]
         if len(hits) != 1:
             labels = [lb for p in world.pieces for lb in p.b.body_label]
-            raise SceneError(S.join(path, "body"), f"{ref!r} {'is ambiguous' if hits else 'names no body'} "
+            raise SceneError(schema.join(path, "body"), f"{ref!r} {'is ambiguous' if hits else 'names no body'} "
                                                    f"(bodies: {_some(labels)})")
         target = hits[0]
     piece, link = target
-    i = W.add_shape(piece, link, op["shape"], {}, world.spec)
+    i = authored.add_shape(piece, link, op["shape"], {}, world.spec)
     world.shapes.append((piece, i))
 
 
 def _set_array(world, op, path):
-    n = len(world.entries(S.ARRAYS[op["array"]][1]))
+    n = len(world.entries(schema.ARRAYS[op["array"]][1]))
     set_array(world, op["array"], indices(op["select"], n, path), op["values"], path)
 
 
 def _copy_array(world, op, path):
     dst, src = op["array"], op["from_array"]
-    di = indices(op["select"], len(world.entries(S.ARRAYS[dst][1])), path)
-    si = indices(op["from_select"], len(world.entries(S.ARRAYS[src][1])), path + ".from")
+    di = indices(op["select"], len(world.entries(schema.ARRAYS[dst][1])), path)
+    si = indices(op["from_select"], len(world.entries(schema.ARRAYS[src][1])), path + ".from")
     if len(di) != len(si):
         raise SceneError(path, f"copies {len(si)} entries of {src} into {len(di)} entries of {dst}")
-    src_entries = world.entries(S.ARRAYS[src][1])
+    src_entries = world.entries(schema.ARRAYS[src][1])
     vals = [get(world, src, src_entries, i) for i in si]
     set_array(world, dst, di, ("values", vals), path)
 
@@ -247,8 +248,8 @@ def _set_joint_targets(world, op, path):
             p, d = dofs[i]
             q = _coord_of_dof(p, d)
             if q is None:
-                raise SceneError(S.join(path, "target_pos"), f"DOF {i} belongs to a joint whose coordinates are not "
-                                                             "one per DOF (a free joint); select the axis DOFs only")
+                raise SceneError(schema.join(path, "target_pos"), f"DOF {i} belongs to a joint whose coordinates are "
+                                 "not one per DOF (a free joint); select the axis DOFs only")
             p.b.joint_target_q[q] = op["target_pos"]
 
 
@@ -287,4 +288,4 @@ STEPS = {"add_shape": _add_shape, "set_array": _set_array, "copy_array": _copy_a
          "set_attr": _set_attr, "set_joint_targets": _set_joint_targets, "set_joint_q": _set_joint_q,
          "copy_joint_q_to_joint_targets": _copy_joint_q_to_joint_targets,
          "set_joint_armature": _set_joint_armature}
-assert set(STEPS) == set(S.OPS), "scene/ops.py STEPS and scene/schema.py OPS name the same ops"
+assert set(STEPS) == set(schema.OPS), "scene/ops.py STEPS and scene/schema.py OPS name the same ops"
