@@ -4,7 +4,7 @@
     env 1  DOF_MODE_VEL     cart at 0.5 m/s, pole spinning at 2 rad/s
     env 2  DOF_MODE_EFFORT  a constant force on the cart, re-applied every frame (efforts last one
                             simulate call); the pole is held upright by a POS drive
-    env 3  DOF_MODE_NONE    no drive: the pole, released 0.1 rad from upright, falls freely
+    env 3  DOF_MODE_NONE    zero gains: the pole, released 0.1 rad from upright, falls freely
 
 Shows: get_asset_dof_properties, set_actor_dof_properties inside the creation loop (drive mode,
 stiffness, damping), set_actor_dof_position_targets / set_actor_dof_velocity_targets,
@@ -97,8 +97,8 @@ for i, mode in enumerate(MODES):
         props["damping"][:] = (0.0, 10.0)
     else:
         props["driveMode"][:] = gymapi.DOF_MODE_NONE
-        props["stiffness"][:] = 1000.0        # ignored in DOF_MODE_NONE
-        props["damping"][:] = 1000.0
+        props["stiffness"][:] = 0.0           # the drive acts in every mode: zero gains for a free joint
+        props["damping"][:] = 0.0
         states = gym.get_actor_dof_states(env, actor, gymapi.STATE_ALL)
         states["pos"][POLE] = 0.1
         gym.set_actor_dof_states(env, actor, states, gymapi.STATE_ALL)

@@ -80,6 +80,13 @@ def simulate_random_efforts(gym, sim, frames, scale, seed):
         gym.simulate(sim)
 
 
+def drive_mode(gym, env, actor, mode):
+    """Every DOF of the actor in drive `mode` (a target reaches only the DOFs whose mode takes it)."""
+    p = gym.get_actor_dof_properties(env, actor)
+    p["driveMode"].fill(mode)
+    gym.set_actor_dof_properties(env, actor, p)
+
+
 def inertia_box(m, x, y, z):
     return m * (y * y + z * z) / 12, m * (x * x + z * z) / 12, m * (x * x + y * y) / 12
 

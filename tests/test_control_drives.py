@@ -115,12 +115,11 @@ def test_pos_mode_settles_on_target_and_stiffer_is_faster(gym, tmp_path, engine)
 
 
 @pytest.mark.parametrize("engine", ["physx", "flex"])
-def test_vel_mode_reaches_target_velocity_and_ignores_position_targets(gym, tmp_path, engine):
+def test_vel_mode_reaches_target_velocity(gym, tmp_path, engine):
     kd, wt = 0.2, 2.0
     sim, _, (env,) = _hinge_sim(gym, tmp_path, engine)
-    _set(gym, env, driveMode=gymapi.DOF_MODE_VEL, stiffness=50.0, damping=kd)
+    _set(gym, env, driveMode=gymapi.DOF_MODE_VEL, stiffness=0.0, damping=kd)    # (Isaac Gym's docs: stiffness 0)
     gym.set_actor_dof_velocity_targets(env, 0, np.array([wt], np.float32))
-    gym.set_actor_dof_position_targets(env, 0, np.array([0.0], np.float32))   # no effect in VEL mode
     w = []
     for _ in range(240):
         gym.simulate(sim)
@@ -131,6 +130,80 @@ def test_vel_mode_reaches_target_velocity_and_ignores_position_targets(gym, tmp_
         assert w[int(t / DT) - 1] == pytest.approx(wt * (1 - math.exp(-kd * t / I_PROP)), rel=0.02)
     assert gym.get_actor_dof_velocity_targets(env, 0)[0] == pytest.approx(wt)
     assert gym.get_dof_target_velocity(env, 0) == pytest.approx(wt)
+
+
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_drive_gains_act_in_every_drive_mode(gym, tmp_path, engine):
+    """PhysX's joint drive acts whatever the drive mode: a DOF's stiffness and damping pull it
+    toward its targets (zero unless set) under DOF_MODE_NONE and DOF_MODE_EFFORT too (Isaac
+    Gym's examples zero both for effort control and for free joints), and a DOF_MODE_VEL drive
+    with stiffness holds where the two terms balance, ke (0 - q) + kd (w* - 0) = 0. Zero gains
+    leave the DOF free."""
+    ke, kd, q0, wt = 2.0, 0.1, 0.5, 2.0
+    sim, _, envs = _hinge_sim(gym, tmp_path, engine, n_envs=5)
+    modes = [gymapi.DOF_MODE_NONE, gymapi.DOF_MODE_EFFORT, gymapi.DOF_MODE_VEL, gymapi.DOF_MODE_NONE,
+             gymapi.DOF_MODE_EFFORT]
+    for i, (env, mode) in enumerate(zip(envs, modes)):
+        gains = (ke, kd) if i < 3 else (0.0, 0.0)
+        _set(gym, env, driveMode=mode, stiffness=gains[0], damping=gains[1])
+        st = gym.get_actor_dof_states(env, 0, gymapi.STATE_ALL)
+        st["pos"][0], st["vel"][0] = q0, 1.0
+        gym.set_actor_dof_states(env, 0, st, gymapi.STATE_ALL)
+    gym.set_actor_dof_velocity_targets(envs[2], 0, np.array([wt], np.float32))
+    wn, zeta = math.sqrt(ke / I_PROP), kd / (2 * math.sqrt(ke * I_PROP))
+    t_half = math.pi / (wn * math.sqrt(1 - zeta ** 2))     # half a damped period: q swings to the other side
+    n_half = round(t_half / DT)
+    q = {i: [] for i in range(5)}
+    for _ in range(1200):      # 5 s: ~13 damping time constants
+        gym.simulate(sim)
+        for i, env in enumerate(envs):
+            q[i].append(_q(gym, env))
+    for i in (0, 1):           # NONE, EFFORT: a damped spring toward 0, at the analytic frequency
+        pos = np.array([p for p, _ in q[i]])
+        assert pos[n_half - 1] < 0 and pos[2 * n_half - 1] > 0
+        assert abs(pos[-1]) < 0.01 and abs(q[i][-1][1]) < 0.05
+    # VEL with stiffness: balanced, at rest (XPBD's velocity drive is a compliant constraint, not
+    # the force kd (w* - w): its balance lies within a factor of two)
+    if engine == "physx":
+        assert q[2][-1][0] == pytest.approx(kd * wt / ke, abs=0.01)
+    else:
+        assert 0.5 * kd * wt / ke < q[2][-1][0] < 2 * kd * wt / ke
+    assert abs(q[2][-1][1]) < 0.05
+    for i in (3, 4):           # no gains: the blade keeps spinning at 1 rad/s
+        assert q[i][-1][1] == pytest.approx(1.0, rel=0.01)
+        assert q[i][-1][0] == pytest.approx(q0 + 1200 * DT, rel=0.01)
+
+
+def test_targets_reach_only_the_dofs_whose_mode_takes_them(gym, tmp_path):
+    """Isaac Gym applies a position target only to DOF_MODE_POS DOFs and a velocity target only
+    where the mode uses it (gymlike's POS law takes both): through the handle API, the tensor
+    API's all-DOF setter (numpy on the CPU) and its indexed setter (a kernel)."""
+    sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=4)
+    modes = (gymapi.DOF_MODE_NONE, gymapi.DOF_MODE_POS, gymapi.DOF_MODE_VEL, gymapi.DOF_MODE_EFFORT)
+    for env, mode in zip(envs, modes):
+        _set(gym, env, driveMode=mode, stiffness=0.0, damping=0.0)
+        gym.set_actor_dof_position_targets(env, 0, np.array([0.2], np.float32))     # (before prepare_sim)
+    # (set before the modes, as creation loops do: the modes the sim is prepared with decide)
+    gym.set_actor_dof_position_targets(envs[0], 0, np.array([0.2], np.float32))
+    _set(gym, envs[0], driveMode=gymapi.DOF_MODE_POS)
+    _set(gym, envs[0], driveMode=gymapi.DOF_MODE_NONE)
+    gym.prepare_sim(sim)
+
+    def targets():
+        return ([float(gym.get_actor_dof_position_targets(e, 0)[0]) for e in envs],
+                [float(gym.get_actor_dof_velocity_targets(e, 0)[0]) for e in envs])
+    assert targets()[0] == pytest.approx([0.0, 0.2, 0.0, 0.0])
+    v = torch.full((4,), 0.7)
+    gym.set_dof_position_target_tensor(sim, gymtorch.unwrap_tensor(v))
+    gym.set_dof_velocity_target_tensor(sim, gymtorch.unwrap_tensor(2 * v))
+    assert targets() == (pytest.approx([0.0, 0.7, 0.0, 0.0]), pytest.approx([0.0, 1.4, 1.4, 0.0]))
+    ids = torch.arange(4, dtype=torch.int32)
+    gym.set_dof_position_target_tensor_indexed(sim, gymtorch.unwrap_tensor(torch.full((4,), 0.3)),
+                                               gymtorch.unwrap_tensor(ids), 4)
+    assert targets()[0] == pytest.approx([0.0, 0.3, 0.0, 0.0])
+    for env in envs:
+        gym.set_actor_dof_velocity_targets(env, 0, np.array([-1.0], np.float32))
+    assert targets()[1] == pytest.approx([0.0, -1.0, -1.0, 0.0])
 
 
 @pytest.mark.parametrize("engine", ["physx", "flex"])
@@ -175,10 +248,14 @@ def test_effort_on_offset_hinge_matches_analytic_physx(gym, tmp_path):
 
 @pytest.mark.parametrize("engine", ["physx", "flex"])
 def test_none_mode_swings_freely_pos_mode_holds(gym, tmp_path, engine):
+    """NONE without gains swings freely; NONE with gains is held by its drive toward the drive
+    target it had, zero, because a position target reaches only DOF_MODE_POS DOFs (Isaac Gym
+    ignores it elsewhere); POS holds the target."""
     q0 = 0.4
-    sim, _, envs = _hinge_sim(gym, tmp_path, engine, n_envs=2, urdf=SWING_URDF)
-    _set(gym, envs[0], driveMode=gymapi.DOF_MODE_NONE, stiffness=1000.0, damping=5.0)
-    _set(gym, envs[1], driveMode=gymapi.DOF_MODE_POS, stiffness=1000.0, damping=5.0)
+    sim, _, envs = _hinge_sim(gym, tmp_path, engine, n_envs=3, urdf=SWING_URDF)
+    _set(gym, envs[0], driveMode=gymapi.DOF_MODE_NONE, stiffness=0.0, damping=0.0)
+    _set(gym, envs[1], driveMode=gymapi.DOF_MODE_NONE, stiffness=1000.0, damping=5.0)
+    _set(gym, envs[2], driveMode=gymapi.DOF_MODE_POS, stiffness=1000.0, damping=5.0)
     for env in envs:
         st = gym.get_actor_dof_states(env, 0, gymapi.STATE_ALL)
         st["pos"][0] = q0
@@ -188,11 +265,13 @@ def test_none_mode_swings_freely_pos_mode_holds(gym, tmp_path, engine):
     for _ in range(240):
         gym.simulate(sim)
         q.append([gym.get_joint_position(e, 0) for e in envs])
+    assert gym.get_actor_dof_position_targets(envs[1], 0)[0] == 0.0     # (not taken in NONE mode)
     q = np.array(q)
     # free: released near horizontal, the arm swings down through q = pi/2 (hanging) up to the
-    # mirror angle pi - q0 (energy is conserved; the drive gains play no part)
+    # mirror angle pi - q0 (energy is conserved)
     assert q[:, 0].max() == pytest.approx(math.pi - q0, rel=0.01 if engine == "physx" else 0.05)
-    assert np.abs(q[:, 1] - q0).max() < 0.1                  # held by the PD drive
+    assert np.abs(q[-60:, 1]).max() < 0.05                   # drawn to its drive target, 0
+    assert np.abs(q[:, 2] - q0).max() < 0.1                  # held by the PD drive
 
 
 @pytest.mark.parametrize("engine", ["physx", "flex"])

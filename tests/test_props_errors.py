@@ -4,7 +4,7 @@ and nothing is half-applied (the actor's properties and the model are unchanged)
 import numpy as np
 import pytest
 
-from conftest import make_sim, options, pose, write
+from conftest import drive_mode, make_sim, options, pose, write
 from gymlike import gymapi
 from gymlike.core.errors import GymlikeError
 
@@ -86,6 +86,7 @@ def test_bad_dof_properties_change_nothing(gym, scene, finalized):
 
 def test_bad_targets_and_efforts(gym, scene):
     sim, env = scene
+    drive_mode(gym, env, 0, gymapi.DOF_MODE_POS)
     gym.set_actor_dof_position_targets(env, 0, np.array([0.1, 0.2], np.float32))
     for fn in (gym.set_actor_dof_position_targets, gym.set_actor_dof_velocity_targets, gym.apply_actor_dof_efforts):
         name = fn.__name__

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import ASSETS, make_sim, options, pose
+from conftest import ASSETS, drive_mode, make_sim, options, pose
 from gymlike import gymapi, gymtorch
 from gymlike.core.errors import GymlikeError
 
@@ -237,6 +237,9 @@ def test_whole_tensor_dof_values_land_where_the_indexed_setters_put_them(gym, sc
     the indexed setters (the kernel path) put them: the handle API reads every actor's targets
     back, and the next step moves the same way; a NaN among them still reaches the guard."""
     sim, envs = scene
+    for e in envs:
+        for a in (0, 2):         # (the arm and the ant: every DOF takes both targets)
+            drive_mode(gym, e, a, gymapi.DOF_MODE_POS)
     n = gym.get_sim_dof_count(sim)
     pos, vel = torch.linspace(-0.5, 0.5, n), torch.linspace(0.2, -0.2, n)
     every = torch.arange(gym.get_sim_actor_count(sim), dtype=torch.int32)
@@ -395,6 +398,8 @@ def test_nan_state_names_the_env_and_recovers_after_reset(gym):
 
 def test_indexed_target_setters_touch_only_listed_actors(gym, scene):
     sim, envs = scene
+    for e in envs:
+        drive_mode(gym, e, 0, gymapi.DOF_MODE_POS)
     n = gym.get_sim_dof_count(sim)
     before = [[gym.get_actor_dof_position_targets(e, a).copy() for a in range(3)] for e in envs]
     targets = torch.arange(n, dtype=torch.float32) * 0.01

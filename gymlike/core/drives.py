@@ -9,8 +9,9 @@ Isaac Gym semantics kept here:
   before that (Isaac Gym scripts set them inside the creation loop; `on_finalize` applies them);
 * efforts act during the next `simulate` call only: the handle API's add up within it, the
   tensor API's replace (`sim.dev.dof_effort`, cleared by `Sim.simulate`);
-* a value acts only on DOFs whose drive mode uses it (the drive gains and the effort kernel
-  take care of that).
+* a value acts only on DOFs whose drive mode uses it: a target is written only to the DOFs
+  whose mode takes it (kernels.target_taken), an effort acts only on DOF_MODE_EFFORT DOFs (the
+  effort kernel); the drive's stiffness and damping act in every mode (kernels.drive_gains).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import mjc
+from .enums import DofDriveMode
 from .errors import GymlikeTypeError, GymlikeValueError
 from .runtime import call_name, kernels as _kernels, wp as _wp
 from .types import number
@@ -53,7 +55,7 @@ def write(sim: Sim, kind: str, src: wp.array, ids: wp.array, count: int, *, loca
         dst, index = d.dof_effort, d.dof_identity
         d.efforts_pending = True
     args = (src, int(local), ids, d.actor_dof0, d.actor_ndof, index, dst, int(accumulate), d.actor_env,
-            KINDS[kind], d.nan_worlds, d.bad_input, d.nan_count)
+            KINDS[kind], d.nan_worlds, d.bad_input, d.nan_count, d.dof_mode)
     if launch is not None:
         launch(kind, _kernels().write_dof_values, count, args)
     else:
@@ -76,12 +78,26 @@ def write_all_host(sim: Sim, kind: str, values: np.ndarray, views: dict) -> bool
         if index is not None and np.array_equal(index, np.arange(len(index))):
             index = None
         v = views[kind] = (dst, dst.numpy(), slice(None) if index is None else index)
-    v[1][v[2]] = values
+    taken = None if kind == "actuation" else targets_taken(d.dof_mode.numpy(), kind)
+    if taken is None or taken.all():
+        v[1][v[2]] = values
+    else:                       # (kernels.target_taken: only the DOFs whose mode takes the target)
+        at = np.arange(len(values)) if isinstance(v[2], slice) else v[2]
+        v[1][at[taken]] = values[taken]
     if kind == "actuation":
         d.efforts_pending = True
     elif (cs := mjc.c_step(sim.solver)) is not None:
         cs.targets_written()
     return True
+
+
+def targets_taken(modes: np.ndarray, kind: str) -> np.ndarray:
+    """kernels.target_taken on the host: which DOFs, in drive `modes`, take a target of `kind`
+    ('pos_target' or 'vel_target')."""
+    taken = modes == int(DofDriveMode.DOF_MODE_POS)
+    if kind == "vel_target":
+        taken |= modes == int(DofDriveMode.DOF_MODE_VEL)
+    return taken
 
 
 def _write_actor(actor, kind, values, accumulate=False):
@@ -141,6 +157,8 @@ def set_targets(actor: Actor, values: np.ndarray, kind: str) -> None:
     if actor.asset.dof_count == 0:
         return
     if not _built(actor.env.sim):
+        # (recorded whole: creation loops often set targets before the drive modes; the DOFs
+        # whose final mode takes them get them when the sim is prepared, on_finalize)
         (actor.pos_targets if kind == "pos" else actor.vel_targets)[:] = values
         return
     _write_actor(actor, "pos_target" if kind == "pos" else "vel_target", values)
@@ -190,7 +208,8 @@ def apply_efforts(actor: Actor, values: np.ndarray | float, local: int | None = 
 
 
 def on_finalize(sim: Sim, actors: list[Actor]) -> None:
-    """Apply the targets and efforts set before the model existed (build_model calls this)."""
+    """Apply the targets and efforts set before the model existed (build_model calls this): a
+    target reaches the DOFs whose drive mode, as prepared, takes it (`write`)."""
     if sim.host.num_dofs:
         wp = _wp()
         ids = sim.dev.actor_all

@@ -20,14 +20,18 @@ FLEX_DAMPING_CAP = wp.constant(1.0)
 
 
 @wp.kernel
-def drive_gains(mode: wp.array(dtype=wp.int32), stiffness: wp.array(dtype=wp.float32),
+def drive_gains(stiffness: wp.array(dtype=wp.float32),
                 damping: wp.array(dtype=wp.float32), dof_qd: wp.array(dtype=wp.int32), h: float,
                 axis_inertia: wp.array(dtype=wp.float32), armature: wp.array(dtype=wp.float32),
                 flex_h: float, pair_inertia: wp.array(dtype=wp.float32),
                 ke: wp.array(dtype=wp.float32), kd: wp.array(dtype=wp.float32),
                 as_force: wp.array(dtype=wp.int32)):
-    """Isaac Gym drive modes as gains of Newton's PD drive:
-    POS: ke*(q*-q) + kd*(qd*-qd); VEL: kd*(qd*-qd); NONE/EFFORT: no drive.
+    """Isaac Gym's DOF drive as gains of Newton's PD drive, ke*(q*-q) + kd*(qd*-qd) with the
+    DOF's stiffness and damping in every drive mode: PhysX's joint drive acts whatever the mode
+    (the mode decides which targets and efforts the DOF takes), so Isaac Gym's examples zero both
+    gains for effort control and for free "ragdoll" joints, and an MJCF joint's stiffness and
+    damping (which Isaac Gym reads as the DOF's) spring and damp it toward its targets (zero
+    unless set) under DOF_MODE_EFFORT or DOF_MODE_NONE too.
     h > 0 (MuJoCo, substep length h): PhysX drives are implicit, F = ke (q* - q_next) + ...
     = ke (q* - q) - (kd + h ke) v_next + kd v*, stable for any stiffness. MuJoCo's stiffness
     term is explicit (a stiff drive on a light link, h^2 ke > inertia, diverges in a few steps)
@@ -44,23 +48,17 @@ def drive_gains(mode: wp.array(dtype=wp.int32), stiffness: wp.array(dtype=wp.flo
     without force at rest). A stiffer drive (a light link) stays XPBD's compliant drive with
     its damping capped at FLEX_DAMPING_CAP * ke h, where it halves the correction at most."""
     i = wp.tid()
-    m = mode[i]
     d = dof_qd[i]
-    k = float(0.0)
-    c = float(0.0)
     x = int(0)
-    if m == DOF_MODE_POS:
-        k = stiffness[i]
-        c = damping[i]
-        if h * h * k > axis_inertia[i] + armature[d]:
-            c = c + h * k
-        if flex_h > 0.0 and k > 0.0 and flex_h * flex_h * k <= FLEX_EXPLICIT * pair_inertia[i]:
-            x = 1
-            k = 0.0
-        elif flex_h > 0.0 and k > 0.0:
-            c = wp.min(c, FLEX_DAMPING_CAP * k * flex_h)
-    elif m == DOF_MODE_VEL:
-        c = damping[i]
+    k = stiffness[i]
+    c = damping[i]
+    if h * h * k > axis_inertia[i] + armature[d]:
+        c = c + h * k
+    if flex_h > 0.0 and k > 0.0 and flex_h * flex_h * k <= FLEX_EXPLICIT * pair_inertia[i]:
+        x = 1
+        k = 0.0
+    elif flex_h > 0.0 and k > 0.0:
+        c = wp.min(c, FLEX_DAMPING_CAP * k * flex_h)
     ke[d] = k
     kd[d] = c
     as_force[i] = x
@@ -74,7 +72,7 @@ def flex_dof_forces(effort: wp.array(dtype=wp.float32), mode: wp.array(dtype=wp.
                     target_q: wp.array(dtype=wp.float32), joint_q: wp.array(dtype=wp.float32),
                     articulated: int, effort_f: wp.array(dtype=wp.float32), joint_f: wp.array(dtype=wp.float32)):
     """SIM_FLEX, each substep: a DOF's joint force = its pending effort (as apply_dof_efforts)
-    + the stiffness part of an explicit drive (drive_gains), ke (q* - q) clamped to the effort
+    + the stiffness part of an explicit drive (drive_gains, in any mode), ke (q* - q) clamped to the effort
     limit as PhysX clamps its drive; joint_q is the substep's (eval_ik of XPBD's bodies).
     articulated != 0 (XPBD): the efforts go to effort_f instead, which dynamics.XpbdJointForces
     applies as the articulation's response (armature included, so no scale)."""
@@ -86,9 +84,9 @@ def flex_dof_forces(effort: wp.array(dtype=wp.float32), mode: wp.array(dtype=wp.
         if articulated == 0:
             f = e * scale[i]
             e = 0.0
-    elif as_force[i] != 0:
+    if as_force[i] != 0:
         q = dof_q[i]
-        f = wp.clamp(stiffness[i] * (target_q[q] - joint_q[q]), -limit[i], limit[i])
+        f = f + wp.clamp(stiffness[i] * (target_q[q] - joint_q[q]), -limit[i], limit[i])
     joint_f[dof_qd[i]] = f
     if articulated != 0:
         effort_f[dof_qd[i]] = e
@@ -678,20 +676,37 @@ def add_one_body_wrench(f: wp.vec3, t: wp.vec3, p: wp.vec3, has_pos: int, space:
     out[b] = out[b] + user_wrench(f, t, p, has_pos, space, body_q[b], body_com[b], origin)
 
 
+@wp.func
+def target_taken(kind: int, m: int) -> bool:
+    """Whether a DOF in drive mode m takes a value of `kind` (drives.KINDS: 0 position target,
+    1 velocity target, 2 effort). Isaac Gym applies a target only to the DOFs whose mode uses it
+    (a position target to DOF_MODE_POS, a velocity target to DOF_MODE_VEL, and gymlike's POS
+    law ke (q* - q) + kd (qd* - qd) takes both); the others keep the drive target they had (zero
+    unless set), which their stiffness and damping still act toward (drive_gains)."""
+    if kind == 0:
+        return m == DOF_MODE_POS
+    if kind == 1:
+        return m == DOF_MODE_POS or m == DOF_MODE_VEL
+    return True
+
+
 @wp.kernel
 def write_dof_values(src: wp.array(dtype=wp.float32), src_local: int, ids: wp.array(dtype=wp.int32),
                      dof0: wp.array(dtype=wp.int32), ndof: wp.array(dtype=wp.int32),
                      dst_index: wp.array(dtype=wp.int32), dst: wp.array(dtype=wp.float32), accumulate: int,
                      actor_env: wp.array(dtype=wp.int32), kind: int, bad_env: wp.array(dtype=wp.int32),
-                     bad_kind: wp.array(dtype=wp.int32), bad_count: wp.array(dtype=wp.int32)):
+                     bad_kind: wp.array(dtype=wp.int32), bad_count: wp.array(dtype=wp.int32),
+                     mode: wp.array(dtype=wp.int32)):
     """DOF targets and efforts of the listed actors, for both APIs (core/drives.py):
     dst[dst_index[d]] (+)= src[d] over each actor's DOFs d (DOMAIN_SIM rows; with src_local, src
-    holds the one actor's values from 0). Non-finite or absurd values are flagged for the NaN
-    guard."""
+    holds the one actor's values from 0). A target reaches only the DOFs whose mode takes it
+    (target_taken); non-finite or absurd values are flagged for the NaN guard."""
     i = wp.tid()
     a = ids[i]
     for k in range(ndof[a]):
         d = dof0[a] + k
+        if not target_taken(kind, mode[d]):
+            continue
         v = float(0.0)
         if src_local != 0:
             v = src[k]

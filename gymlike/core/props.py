@@ -118,7 +118,7 @@ def write_drive_gains(sim: Sim, notify_solver: bool = True) -> None:
     xpbd = sim.type == SimType.SIM_FLEX and not m.particle_count
     flex_h = float(sim.params.dt) / max(1, int(sim.params.substeps)) if xpbd else 0.0
     wp.launch(kernels.drive_gains, dim=d.num_dofs, device=sim.device,
-              inputs=[d.dof_mode, d.dof_stiffness, d.dof_damping, d.dof_qd, implicit_drive_step(sim),
+              inputs=[d.dof_stiffness, d.dof_damping, d.dof_qd, implicit_drive_step(sim),
                       d.dof_axis_inertia, m.joint_armature, flex_h, d.dof_pair_inertia,
                       m.joint_target_ke, m.joint_target_kd, d.dof_explicit])
     if flex_h > 0.0:
