@@ -154,6 +154,58 @@ def test_envs_with_different_assets_still_share_one_world(gym):
     gym.destroy_sim(sim)
 
 
+# a chain whose third link folds back over the base: it would hit it if self-collisions were on
+CHAIN = """<robot name="chain">
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>{c_base}</link>
+  <link name="upper"><inertial><origin xyz="0.1 0 0"/><mass value="0.3"/>\
+<inertia ixx="1e-4" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>{c_upper}</link>
+  <link name="lower"><inertial><origin xyz="-0.1 0 0"/><mass value="0.3"/>\
+<inertia ixx="1e-4" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>{c_lower}</link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="100" velocity="100"/></joint>
+  <joint name="elbow" type="revolute"><parent link="upper"/><child link="lower"/><origin xyz="0.2 0 0"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="100" velocity="100"/></joint>
+</robot>"""
+CHAIN_COLLIDERS = dict(
+    c_base='<collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>',
+    c_upper='<collision><origin xyz="0.1 0 0"/><geometry><box size="0.2 0.04 0.04"/></geometry></collision>',
+    c_lower='<collision><origin xyz="-0.1 0 0"/><geometry><box size="0.2 0.04 0.04"/></geometry></collision>')
+
+
+def test_one_world_keeps_self_collisions_off_without_mujoco_excludes(gym, tmp_path):
+    """Envs of different assets share one world, which steps with Newton's contacts: the
+    MuJoCo model gets no contact exclusions (they would filter MuJoCo's own collision
+    detection, which does not run; adding them per body pair took Isaac Gym's actor_scaling
+    130 s), and the filters still hold. Env 0's chain has colliders, its lower link folded over
+    the base and self-collisions off (filter 1); env 1's is the same chain without colliders, at
+    the same place: both swing as one (no self-contact, no contact between the envs)."""
+    write(tmp_path, "solid.urdf", CHAIN.format(**CHAIN_COLLIDERS))
+    write(tmp_path, "ghost.urdf", CHAIN.format(c_base="", c_upper="", c_lower=""))
+    sim = make_sim(gym, dt=DT, substeps=2, ground=False)
+    envs = []
+    for i, f in enumerate(("solid.urdf", "ghost.urdf")):
+        asset = gym.load_asset(sim, str(tmp_path), f, options(fix_base_link=True))
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        a = gym.create_actor(env, asset, pose(z=1.0), "chain", i, 1)
+        st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
+        st["pos"][:] = (0.3, -2.9)                 # the lower link back across the base
+        gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    assert sim.one_world and sim.solver.mj_model.nexclude == 0
+    angles = []
+    for _ in range(30):
+        gym.simulate(sim)
+        angles.append([gym.get_actor_dof_states(e, 0, gymapi.STATE_POS)["pos"].copy() for e in envs])
+    angles = np.asarray(angles)
+    assert np.ptp(angles[:, 0, 1]) > 0.3                    # it swings
+    # (a double pendulum: float rounding grows to 3e-4 by frame 30; the lower link reaches the
+    # base at frame 21, and with self-collisions on it is 0.3 rad off at once)
+    np.testing.assert_allclose(angles[:, 0], angles[:, 1], atol=2e-3)
+    gym.destroy_sim(sim)
+
+
 def _variant_scene(gym, path, file, fix, reimport, monkeypatch, frames=20):
     """Two envs, the asset at scales 1.0 and 1.7, its scale variant copied (or re-imported)."""
     from gymlike.core.assets.record import Asset

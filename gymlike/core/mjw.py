@@ -134,12 +134,15 @@ class _Tables:
                       inputs=[mw.dof_solimp, float(d0), float(width)])
 
 
+@upstream.no_excludes_with_newton_contacts
 @upstream.around_warp_step
 class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
     """Newton's SolverMuJoCo on MuJoCo-Warp with PhysX's joint rows (see the module docstring).
-    Without joint rows (no DOF friction or velocity limit) it is Newton's solver unchanged."""
+    Without joint rows (no DOF friction or velocity limit) it is Newton's solver unchanged,
+    but for the MuJoCo contact exclusions it skips when the contacts are Newton's."""
 
     def __init__(self, model: newton.Model, **kwargs: Any):
+        self.newton_contacts = not kwargs.get("use_mujoco_contacts", True)
         super().__init__(model, **kwargs)
         fixed_child_frames(self)
         self.jr = None               # _Tables, None: none yet or the model changed

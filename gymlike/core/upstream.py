@@ -38,6 +38,11 @@ PRIVATE = (
      "MuJoCo-Warp's step inside SolverMuJoCo.step, after Newton's control and state are written "
      "into mjw_data and before Newton's state is read back: PhysX's joint rows (DOF friction "
      "bounds, velocity limits) run right around it on the MuJoCo-Warp pipeline (core/mjw.py)"),
+    ("newton.solvers.SolverMuJoCo", "_find_body_collision_filter_pairs",
+     "the body pairs SolverMuJoCo's conversion turns into MuJoCo contact exclusions; with Newton's "
+     "contacts MuJoCo's collision never runs, and adding them is cubic in the bodies of a world "
+     "(each add_exclude rebuilds MjSpec.bodies twice): 130 s of Isaac Gym's actor_scaling.py, "
+     "whose envs hold different actors in one world (core/mjw.py)"),
     ("newton._src.sim.articulation", "eval_articulation_motion_subspace",
      "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/dynamics.py)"),
     ("rl_games.common.a2c_common.A2CBase", "_preproc_obs",
@@ -111,6 +116,21 @@ def around_warp_step(cls: type) -> type:
         getattr(super(cls, self), hook)()
         self.after_warp_step()
     setattr(cls, hook, step)
+    return cls
+
+
+def no_excludes_with_newton_contacts(cls: type) -> type:
+    """Class decorator for a SolverMuJoCo subclass whose instances set `newton_contacts` before
+    SolverMuJoCo's construction: when it is true, the MuJoCo model gets no body exclusions (see
+    PRIVATE: they filter MuJoCo's own collision detection, which then never runs; the contacts
+    come from Newton's pipeline with Newton's filters). Otherwise Newton's method, unchanged."""
+    hook = "_find_body_collision_filter_pairs"
+
+    def pairs(self, *args, **kwargs):
+        if self.newton_contacts:
+            return []
+        return getattr(super(cls, self), hook)(*args, **kwargs)
+    setattr(cls, hook, pairs)
     return cls
 
 
