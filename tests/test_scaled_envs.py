@@ -10,6 +10,7 @@ of bodies welded by fixed joints (a pendulum's tip) and, on MuJoCo C, the midpha
 multi-geom bodies (a dumbbell of two spheres resting on the ground).
 """
 
+import mujoco
 import numpy as np
 import pytest
 
@@ -173,13 +174,18 @@ CHAIN_COLLIDERS = dict(
     c_lower='<collision><origin xyz="-0.1 0 0"/><geometry><box size="0.2 0.04 0.04"/></geometry></collision>')
 
 
-def test_one_world_keeps_self_collisions_off_without_mujoco_excludes(gym, tmp_path):
+@pytest.mark.parametrize("cg_dofs", [0, None])
+def test_one_world_keeps_self_collisions_off_without_mujoco_excludes(gym, tmp_path, monkeypatch, cg_dofs):
     """Envs of different assets share one world, which steps with Newton's contacts: the
     MuJoCo model gets no contact exclusions (they would filter MuJoCo's own collision
     detection, which does not run; adding them per body pair took Isaac Gym's actor_scaling
     130 s), and the filters still hold. Env 0's chain has colliders, its lower link folded over
     the base and self-collisions off (filter 1); env 1's is the same chain without colliders, at
-    the same place: both swing as one (no self-contact, no contact between the envs)."""
+    the same place: both swing as one (no self-contact, no contact between the envs). On
+    MuJoCo's CG solver too, which a world of more than build.CG_DOFS DOFs steps with."""
+    from gymlike.core import build
+    if cg_dofs is not None:
+        monkeypatch.setattr(build, "CG_DOFS", cg_dofs)
     write(tmp_path, "solid.urdf", CHAIN.format(**CHAIN_COLLIDERS))
     write(tmp_path, "ghost.urdf", CHAIN.format(c_base="", c_upper="", c_lower=""))
     sim = make_sim(gym, dt=DT, substeps=2, ground=False)
@@ -194,6 +200,8 @@ def test_one_world_keeps_self_collisions_off_without_mujoco_excludes(gym, tmp_pa
         envs.append(env)
     gym.prepare_sim(sim)
     assert sim.one_world and sim.solver.mj_model.nexclude == 0
+    cg = sim.model.joint_dof_count > build.CG_DOFS
+    assert sim.solver.mj_model.opt.solver == (mujoco.mjtSolver.mjSOL_CG if cg else mujoco.mjtSolver.mjSOL_NEWTON)
     angles = []
     for _ in range(30):
         gym.simulate(sim)
