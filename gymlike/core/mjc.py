@@ -551,7 +551,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self._write_inputs(ctrl, qfrc, xfrc and not direct)
         if direct:
             self._write_body_f(state_in.body_f)
-        if wrenches is not None:
+        limited = self.joint is not None and not self.friction_rows and substeps > 1
+        if wrenches is not None and not limited:      # (_step_within_limits writes its own)
             self._write_row_wrenches(wrenches, float(dt) * int(substeps))
         self.ctrl_current, self.qfrc_nonzero = True, efforts or efforts_on_rows
         self.xfrc_nonzero = body_forces or wrenches is not None
@@ -560,7 +561,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.joint is not None:
             self._joint_rows_before_step()
         try:
-            if self.joint is not None and not self.friction_rows and substeps > 1:
+            if limited:
                 self._step_within_limits(int(substeps), float(dt), wrenches)
             else:
                 self.batch.step(nstep=int(substeps))
@@ -734,7 +735,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         step's seconds, for damping's stable form)."""
         M = self._wrench_tables()[0]
         m = self.model
-        self.launch_rows("row_wrenches", _kernels().row_body_wrenches, self.nworld,
+        # one call site per span: a merged call (the step's seconds) and the substeps of a
+        # velocity-limit redo (a substep's) alternate, and a site whose scalar changes from
+        # call to call never gets its CPU graph (launch.Launcher)
+        self.launch_rows(("row_wrenches", span), _kernels().row_body_wrenches, self.nworld,
                          (M, d.body_force, d.no_gravity, d.lin_damp, d.ang_damp, m.body_world, m.gravity, span))
 
     def _check_capacity(self):
@@ -863,6 +867,8 @@ class SolverMuJoCoC(SolverMuJoCo):
             if rec is None or rec["qvel"].shape != (n, nstep, nv):
                 rec = t["record"] = {"qvel": np.empty((n, nstep, nv))}
             warned = self.warn_counts.sum(1)
+            if wrenches is not None:
+                self._write_row_wrenches(wrenches, h * nstep)
             b.rollout(nstep, record=("qvel",), out=rec)
             over = np.abs(rec["qvel"][:, :-1]) > t["vmax_np"][:, None, :nv]
             ids = t["redo"] = np.flatnonzero(over.any((1, 2)) | (self.warn_counts.sum(1) != warned))
