@@ -150,6 +150,6 @@ def install_isaacgym_alias(legacy_numpy_names=True):
     pkg.__gymlike_alias__ = True
     pkg.__getattr__ = _package_getattr
     pkg.__all__ = list(ALIASED_MODULES)
-    from . import __version__
-    pkg.__version__ = __version__
+    from .version import VERSION
+    pkg.__version__ = VERSION
     return pkg
