@@ -14,6 +14,7 @@ from typing import Generic, Optional, Tuple, TypeVar, Union
 import numpy as np
 
 from .core.errors import GymlikeTypeError, GymlikeValueError
+from .core.worlds import WORLD_ENTITIES, WORLD_STARTS, world_arrays  # noqa: F401  (seed 000's names)
 
 WorldStateT = TypeVar("WorldStateT")
 BArrayType = TypeVar("BArrayType")
@@ -294,30 +295,3 @@ class SceneWorld(FuncWorld[dict, "torch.Tensor", "torch.device", "torch.dtype", 
     def __repr__(self):
         return (f"<SceneWorld: {self.batch_size} worlds x {self.num_actors} actors, {self.num_dofs} DOFs, "
                 f"dt {self.world_timestep:g} s, {self.device}>")
-
-
-# ---------------------------------------------------------------------------- seed 000
-WORLD_ENTITIES = ("particle", "body", "shape", "joint", "articulation", "equality_constraint")
-WORLD_STARTS = tuple(f"{e}_world_start" for e in WORLD_ENTITIES) + (
-    "joint_dof_world_start", "joint_coord_world_start", "joint_constraint_world_start")
-
-
-def world_arrays(sim):
-    """The Newton world layout of a gymlike sim (a gymapi Sim handle), as numpy arrays: per-entity
-    world ids (`body_world`, `shape_world`, ...; -1: shared, e.g. the ground) and the
-    `*_world_start` arrays (world_count + 2 entries: each world's start, the start of the
-    trailing global block, the total), plus `world_count`. Finalizes the sim if needed."""
-    from .core.handles import sim_of
-    core = sim_of(sim, "world_arrays")
-    core.ensure_ready("world_arrays")
-    m = core.model
-    out = {"world_count": int(m.world_count)}
-    for e in WORLD_ENTITIES:
-        a = getattr(m, f"{e}_world", None)
-        if a is not None:
-            out[f"{e}_world"] = a.numpy().copy()
-    for name in WORLD_STARTS:
-        a = getattr(m, name, None)
-        if a is not None:
-            out[name] = a.numpy().copy()
-    return out

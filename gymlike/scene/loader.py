@@ -189,7 +189,7 @@ class SapLoadedScene:
         return self
 
     def world_arrays(self):
-        from ..world import world_arrays
+        from ..core.worlds import world_arrays
         return world_arrays(self.sim)
 
     def tensors(self):
