@@ -13,7 +13,7 @@ import shutil
 import subprocess
 
 from ..core.errors import GymlikeFileNotFoundError
-from .schema import SceneError, join, mapping, sequence, string
+from .values import SceneError, join, mapping, sequence, string
 
 
 def cache_dir():
