@@ -132,6 +132,16 @@ def _from_buffer(cls, buf):
     return cls._from_record(_record(buf, cls.dtype, f"{cls.__name__}.from_buffer"))
 
 
+def finite_vec3(v: Any, what: str) -> np.ndarray:
+    """`v` (a Vec3, or a record of one) as a float64 (3,) array; refused unless finite (`what`
+    names the argument in the error)."""
+    vec = coerce(Vec3, v, what)
+    out = np.array([vec.x, vec.y, vec.z], np.float64)
+    if not np.isfinite(out).all():
+        raise GymlikeValueError(f"{what} must be finite, got {vec}")
+    return out
+
+
 def coerce(cls: type[T], v: Any, what: str | None = None) -> T:
     """`v` as a value of type cls (Vec3, Quat, Transform, ...): the value itself, or a numpy
     record of cls.dtype read from a state array (Isaac Gym's pybind11 types accept both)."""

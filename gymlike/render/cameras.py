@@ -36,7 +36,7 @@ from ..core.errors import (GymlikeFileNotFoundError, GymlikeIndexError, GymlikeN
 from ..core import math3d, upstream
 from ..core.runtime import newton as _newton, wp as _wp, call_name
 from ..core.sim import Env
-from ..core.types import CameraProperties, Transform, coerce, number
+from ..core.types import CameraProperties, Transform, coerce, finite_vec3, number
 from ..core.errors import warn
 
 # Newton camera axes (x right, y up, z backward) expressed in Isaac Gym's camera frame
@@ -256,9 +256,8 @@ class CameraSystem:
             cam.group[0].dirty = True
 
     def set_location(self, cam, pos, target):
-        from .viewer import _vec3_arg
-        pos = _vec3_arg(pos, "set_camera_location", "position")
-        target = _vec3_arg(target, "set_camera_location", "target")
+        pos = finite_vec3(pos, "set_camera_location: position")
+        target = finite_vec3(target, "set_camera_location: target")
         if np.linalg.norm(target - pos) < 1e-9:
             raise GymlikeValueError("set_camera_location: position and target coincide")
         if isinstance(cam, ViewerCamera):
@@ -386,7 +385,6 @@ class CameraSystem:
         h = sim.host
         seg = np.zeros(sim.model.shape_count, np.int32)
         shape_body = sim.model.shape_body.numpy()
-        from .looks import body_segmentation_id
         body_seg = np.zeros(h.num_bodies, np.int32)
         for a, b0 in zip(sim.all_actors(), h.actor_body0):
             ids = [body_segmentation_id(a, i) for i in range(a.asset.body_count)]
@@ -565,10 +563,9 @@ class CameraSystem:
         what = "set_light_parameters"
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or index < 0:
             raise GymlikeValueError(f"{what}: light index must be an int >= 0, got {index!r}")
-        from .viewer import _vec3_arg
-        i = _vec3_arg(intensity, what, "intensity")
-        a = _vec3_arg(ambient, what, "ambient")
-        d = _vec3_arg(direction, what, "direction")
+        i = finite_vec3(intensity, f"{what}: intensity")
+        a = finite_vec3(ambient, f"{what}: ambient")
+        d = finite_vec3(direction, f"{what}: direction")
         if np.linalg.norm(d) < 1e-9:
             raise GymlikeValueError(f"{what}: direction must not be zero")
         if index != 0:
@@ -607,6 +604,11 @@ def _y_up(sim):
 def _look_at(pos, target, up):
     pos = np.asarray(pos, np.float64)
     return pos, math3d.quat_look_along(np.asarray(target, np.float64) - pos, up)
+
+
+def body_segmentation_id(actor, body):
+    """The segmentation id of a body: set per body, else the actor's segmentationId."""
+    return int(actor.body_segmentation.get(int(body), actor.segmentation_id))
 
 
 def shapes_of_body(sim, actor, body, kind):

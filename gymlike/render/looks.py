@@ -14,7 +14,7 @@ from ..core.errors import GymlikeValueError
 from ..core.handles import index
 from ..core.runtime import call_name
 from ..core.types import Vec3, coerce
-from .cameras import shapes_of_body, system
+from .cameras import body_segmentation_id, shapes_of_body, system
 
 
 def mesh_kinds(mesh_type):
@@ -73,11 +73,6 @@ def body_color(actor, body, mesh_type):
         if sb == body and s < len(colors) and colors[s] is not None:
             return tuple(float(x) for x in colors[s])
     return (0.7, 0.7, 0.7)
-
-
-def body_segmentation_id(actor, body):
-    """The segmentation id of a body: set per body, else the actor's segmentationId."""
-    return int(actor.body_segmentation.get(int(body), actor.segmentation_id))
 
 
 def apply_body_color(sim, actor, body, kind, rgb):

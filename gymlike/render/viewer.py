@@ -35,7 +35,7 @@ from ..core import math3d, session
 from ..core.enums import KeyboardInput, MouseInput, UpAxis
 from ..core.errors import GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from ..core.sim import Env, Sim
-from ..core.types import ActionEvent, CameraProperties, Int2, Quat, Transform, Vec2, Vec3, coerce, number
+from ..core.types import ActionEvent, CameraProperties, Int2, Quat, Transform, Vec2, Vec3, finite_vec3, number
 from ..core.errors import warn
 from ..core.runtime import wp as _wp, call_name
 
@@ -56,14 +56,6 @@ def viewer_of(viewer, what=None):
     if viewer.destroyed:
         raise GymlikeRuntimeError(f"{what}: the viewer was destroyed (destroy_viewer)")
     return viewer
-
-
-def _vec3_arg(v, what, name):
-    v = coerce(Vec3, v, f"{what}: {name}")
-    out = np.array([v.x, v.y, v.z], np.float64)
-    if not np.isfinite(out).all():
-        raise GymlikeValueError(f"{what}: {name} must be finite, got {v}")
-    return out
 
 
 def _env_origin(viewer, env, what):
@@ -566,7 +558,7 @@ def viewer_camera_look_at(viewer, env, pos, target):
     what = "viewer_camera_look_at"
     v = viewer_of(viewer, what)
     origin = _env_origin(v, env, what)
-    p, t = _vec3_arg(pos, what, "camera position") + origin, _vec3_arg(target, what, "target") + origin
+    p, t = finite_vec3(pos, f"{what}: camera position") + origin, finite_vec3(target, f"{what}: target") + origin
     if np.linalg.norm(t - p) < 1e-9:
         raise GymlikeValueError(f"{what}: camera position and target coincide ({pos})")
     v.look_at(p, t)
@@ -613,7 +605,7 @@ def draw_env_rigid_contacts(viewer, env, color, scale, flag):
     if env is None:
         raise GymlikeTypeError(f"{what}: expected an Env handle, got None")
     _env_origin(v, env, what)
-    _vec3_arg(color, what, "color")
+    finite_vec3(color, f"{what}: color")
     v.draw_contacts(env, color, number(scale, f"{what}: scale"), bool(flag))
 
 
