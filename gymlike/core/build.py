@@ -101,8 +101,8 @@ def build_model(sim: Sim) -> None:
         b.rigid_gap = contact_offset(sim)
     actors = sim.all_actors()
     if any(a.asset.tendons is not None for a in actors):
-        from .tendons import register
-        register(b)
+        from .assets.importer import carry_tendons
+        carry_tendons(b)
     n_act = len(actors)
     a_body0 = np.zeros(n_act, np.int64)
     a_joint0 = np.zeros(n_act, np.int64)

@@ -20,12 +20,10 @@ import numpy as np
 
 from .errors import GymlikeTypeError, GymlikeValueError
 from .types import TendonProperties, number
-from .runtime import newton as _newton, wp as _wp, call_name
+from .runtime import wp as _wp, call_name
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-    import newton
 
     from .assets.record import Asset
     from .sim import Actor, Sim
@@ -33,12 +31,6 @@ if TYPE_CHECKING:
 OPEN = 1e9          # the limit range written for tendons without limits (never reached)
 FIELDS = ("stiffness", "damping", "fixed_spring_rest_length", "limit_stiffness",
           "fixed_lower_limit", "fixed_upper_limit")
-
-
-def register(builder: newton.ModelBuilder) -> None:
-    """Let a Newton builder (and the MJCF importer) carry MuJoCo tendons."""
-    newton = _newton()
-    newton.solvers.SolverMuJoCo.register_custom_attributes(builder)
 
 
 def _values(b, key):

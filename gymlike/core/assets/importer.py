@@ -36,14 +36,18 @@ def up_axis(sim: Any) -> newton.Axis:
     return newton.Axis.Y if sim is not None and sim.params.up_axis == UpAxis.UP_AXIS_Y else newton.Axis.Z
 
 
+def carry_tendons(builder: newton.ModelBuilder) -> None:
+    """Let a Newton builder (and the MJCF importer) carry MuJoCo tendons."""
+    _newton().solvers.SolverMuJoCo.register_custom_attributes(builder)
+
+
 def new_builder(options: AssetOptions, up: newton.Axis, tendons: bool = False,
                 cls: type[newton.ModelBuilder] | None = None) -> newton.ModelBuilder:
     """An empty sub-builder for one import (`cls`: a ModelBuilder subclass, see urdf.py)."""
     newton = _newton()
     b = (cls or newton.ModelBuilder)(up_axis=up)
     if tendons:          # the MJCF importer reads <tendon> only into a builder that can hold them
-        from ..tendons import register
-        register(b)
+        carry_tendons(b)
     b.default_shape_cfg.density = float(options.density)
     return b
 
