@@ -12,6 +12,7 @@ import numpy as _np
 
 from .core import enums as _enums
 from .core import handles as _handles
+from .core import session as _session
 from .core import stubs as _stubs
 from .core import tendons as _tendons
 from .core.enums import *  # noqa: F401,F403  (constants: STATE_ALL, INVALID_HANDLE, ...)
@@ -62,7 +63,8 @@ class Gym:
     def create_sim(self, compute_device=0, graphics_device=0, type=_enums.SimType.SIM_FLEX, params=None):
         ("Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX (Isaac Gym's default type) -> "
          "Newton XPBD (VBD with soft bodies or cloth).")
-        return Sim(self, compute_device, graphics_device, type, params if params is not None else SimParams())
+        return Sim(self, compute_device, graphics_device, type, params if params is not None else SimParams(),
+                   step_limit=_session.step_limit_for_new_sim())
 
     def destroy_sim(self, sim):
         _handles.sim_of(sim).destroy()

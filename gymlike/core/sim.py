@@ -185,7 +185,7 @@ _COMPONENTS = {
 class Sim:
     _next_id = 0
 
-    def __init__(self, gym, compute_device_id, graphics_device_id, sim_type, params):
+    def __init__(self, gym, compute_device_id, graphics_device_id, sim_type, params, step_limit=None):
         if not isinstance(params, SimParams):
             raise GymlikeTypeError(f"create_sim: params must be gymapi.SimParams, got {type(params).__name__}")
         try:
@@ -233,8 +233,7 @@ class Sim:
         # writes, DOF-state writes after them, body forces), also here, replayed in call order
         # once the model exists (build_model -> replay_deferred)
         self.replay = []
-        from . import session
-        self.step_limit = session.step_limit_for_new_sim()   # gymlike.run --max-frames (else None)
+        self.step_limit = step_limit    # gymlike.run --max-frames (core/session.StepLimit), else None
 
     # ------------------------------------------------------------------ creation
     def check_alive(self) -> None:
