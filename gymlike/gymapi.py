@@ -63,8 +63,9 @@ class Gym:
     def create_sim(self, compute_device=0, graphics_device=0, type=_enums.SimType.SIM_FLEX, params=None):
         ("Create a simulation: SIM_PHYSX -> Newton MuJoCo solver, SIM_FLEX (Isaac Gym's default type) -> "
          "Newton XPBD (VBD with soft bodies or cloth).")
+        from .core import engine
         return Sim(self, compute_device, graphics_device, type, params if params is not None else SimParams(),
-                   step_limit=_session.step_limit_for_new_sim())
+                   engine, step_limit=_session.step_limit_for_new_sim())
 
     def destroy_sim(self, sim):
         _handles.sim_of(sim).destroy()

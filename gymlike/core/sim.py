@@ -4,6 +4,9 @@ Newton Model on first need, stepped by SolverMuJoCo (SIM_PHYSX) or SolverXPBD (S
 Lifecycle: create_env/create_actor only record (asset, pose, options); `ensure_ready()` (called
 by prepare_sim, simulate, tensor acquires and state access) builds the Newton model once,
 applies every property set so far, creates the solver, and from then on creation is an error.
+
+Sim is the record: what is built, stepped and written is done by `sim.engine` (core/engine.py,
+given by gymapi.create_sim), so this module imports nothing that reads a Sim.
 """
 
 from __future__ import annotations
@@ -185,7 +188,7 @@ _COMPONENTS = {
 class Sim:
     _next_id = 0
 
-    def __init__(self, gym, compute_device_id, graphics_device_id, sim_type, params, step_limit=None):
+    def __init__(self, gym, compute_device_id, graphics_device_id, sim_type, params, engine, step_limit=None):
         if not isinstance(params, SimParams):
             raise GymlikeTypeError(f"create_sim: params must be gymapi.SimParams, got {type(params).__name__}")
         try:
@@ -234,6 +237,7 @@ class Sim:
         # once the model exists (build_model -> replay_deferred)
         self.replay = []
         self.step_limit = step_limit    # gymlike.run --max-frames (core/session.StepLimit), else None
+        self.engine = engine            # build, step, state_written, params_changed (core/engine.py)
 
     # ------------------------------------------------------------------ creation
     def check_alive(self) -> None:
@@ -359,9 +363,8 @@ class Sim:
         if not self.envs:
             # (envs without actors do build: a static scene, e.g. cameras over the ground)
             raise GymlikeRuntimeError(f"{what}: the sim has no actors yet; create envs and actors first")
-        from .build import build_model
         try:
-            build_model(self)
+            self.engine.build(self)
         except BaseException:
             # a failed build leaves the sim as before the call: still open for creation, and
             # the same script continues once the cause is removed
@@ -404,8 +407,7 @@ class Sim:
         self.ensure_ready("simulate")
         if self.step_limit is not None:
             self.step_limit(self)
-        from .step import Stepper
-        self.component("stepper", lambda: Stepper(self)).simulate()
+        self.engine.step(self)
         self.physics_seconds += time.perf_counter() - t0
 
     # NaN check: read back every `nan_check_interval` simulate calls (core/step.py)
@@ -516,28 +518,10 @@ class Sim:
         return part
 
     def state_written(self, actors: Sequence[int] | np.ndarray | None = None) -> None:
-        """Called after any write into the simulated state of `actors` (host sim indices; None: all).
-
-        The solver forgets what it carried over for those envs: MuJoCo warm-starts each step from
-        the last one's accelerations, so a state that went NaN keeps poisoning its world after a
-        reset unless that is cleared (SolverMuJoCo.reset with StateFlags.NONE leaves the state
-        alone and zeroes warm start, activations and applied forces, which control refills).
-        Newton's VBD (SIM_FLEX with deformables) keeps each body's previous pose to derive its
-        velocity: its reset with no state flags rebases that history on the written poses."""
-        vbd = self.solver is not None and isinstance(self.solver, _newton().solvers.SolverVBD)
-        if self.solver is not None and (hasattr(self.solver, "mjw_data") or vbd):
-            worlds = None
-            if actors is not None and not self.one_world:
-                worlds = np.zeros(int(self.model.world_count) + 1, bool)   # last: world -1
-                worlds[self.host.actor_env[np.asarray(actors, np.int64)]] = True
-            from . import mjc
-            cs = None if vbd else mjc.c_step(self.solver)
-            if cs is not None:            # (the C solver takes the host mask as it is)
-                cs.invalidate(worlds, forget=True)
-                return
-            newton = _newton()
-            mask = None if worlds is None else _wp().array(worlds, dtype=_wp().bool, device=self.device)
-            self.solver.reset(self.state, mask, flags=newton.StateFlags.NONE)
+        """Called after any write into the simulated state of `actors` (host sim indices; None:
+        all): the solver forgets what it carried over for their worlds (engine.state_written)."""
+        if self.solver is not None:
+            self.engine.state_written(self, actors)
 
     def defer_kinematics(self, arts: wp.array | np.ndarray | None = None, n: int = 0) -> None:
         """After a write of joint coordinates: the bodies follow them when `state` is next read,
@@ -573,10 +557,7 @@ class Sim:
         step_changed = (params.dt, params.substeps) != (self.params.dt, self.params.substeps)
         self.params = copy.deepcopy(params)
         if self.finalized:
-            self.apply_gravity()
-            if step_changed and self.dev.num_dofs:
-                from .props import write_drive_gains
-                write_drive_gains(self)       # drive damping depends on the substep length
+            self.engine.params_changed(self, step_changed)
 
     def apply_gravity(self) -> None:
         """Write params.gravity (m/s^2) into the model and tell the solver."""
