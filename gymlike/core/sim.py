@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .assets.record import Asset
+from .assets.tendons import copy_props
 from .enums import SimType, UpAxis
 from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
 from .params import device_ids, plane_params, sim_params
@@ -130,7 +131,6 @@ class Actor:
         self.body_inertia = asset.body_inertia.copy()
         self.body_flags = asset.body_flags.copy()
         if asset.tendons is not None:      # fixed tendons (core/tendons.py)
-            from .tendons import copy_props
             self.tendon_props = copy_props(asset.tendons.props)
             self.tendon_offsets = np.zeros(len(asset.tendons), np.float64)
         self.body_colors = {}

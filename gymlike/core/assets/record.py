@@ -24,6 +24,7 @@ from ..types import DOF_PROPERTIES_DTYPE, AssetOptions
 from ..collision import as_physx_shapes
 from . import fixes
 from .importer import BALL_AXES, short_name
+from .tendons import AssetTendons
 
 if TYPE_CHECKING:
     import newton
@@ -254,7 +255,6 @@ class Asset:
         self.dof_props = self._default_dof_props(b)
         self.actuators = [a for a in self._info.actuators if a["joint"] in self.dof_names]
         self.has_tendons = bool(self._info.has_tendons)
-        from ..tendons import AssetTendons
         self.tendons = (AssetTendons(b, lambda j: short_name(b.joint_label[j]), self.options.tendon_limit_stiffness)
                         if "mujoco:tendon_type" in b.custom_attributes else None)
         if self.options.default_dof_drive_mode == DofDriveMode.DOF_MODE_NONE:
