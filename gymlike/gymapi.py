@@ -1245,10 +1245,11 @@ class Gym:
         """A box of dimx*dimy*dimz cells of tetrahedra (Newton VBD soft body); fix_*: pin the particles of that face."""
         what = call_name()
         s = _handles.sim_of(sim, what)
-        _D().refuse_physx(s, what)
+        _D().refuse_physx(s.type, what)
         from .core.assets.load import create_soft_asset
-        body = _D().create_tet_grid(s, material, (dimx, dimy, dimz), (spacingx, spacingy, spacingz), density,
-                                    (fix_base, fix_top, fix_left, fix_right), what)
+        from .core.assets.soft import create_tet_grid
+        body = create_tet_grid(s.params.up_axis, material, (dimx, dimy, dimz), (spacingx, spacingy, spacingz), density,
+                               (fix_base, fix_top, fix_left, fix_right), what)
         return _register(sim, create_soft_asset(s, body, options, "tet_grid"))
 
     def create_cloth_grid(self, sim, width, length, spacing_x, spacing_y, options=None):
@@ -1256,10 +1257,11 @@ class Gym:
          "(Newton triangles with its default stiffness).")
         what = call_name()
         s = _handles.sim_of(sim, what)
-        _D().refuse_physx(s, what)
+        _D().refuse_physx(s.type, what)
         from .core.assets.load import create_soft_asset
+        from .core.assets.soft import create_cloth_grid
         from .core.params import asset_options
-        body = _D().create_cloth_grid(s, width, length, spacing_x, spacing_y, asset_options(options, what), what)
+        body = create_cloth_grid(width, length, spacing_x, spacing_y, asset_options(options, what), what)
         return _register(sim, create_soft_asset(s, body, options, "cloth_grid"))
 
     def get_actor_soft_materials(self, env, actor):
@@ -1326,7 +1328,7 @@ class Gym:
         """Fill the particle state tensor from the current state."""
         what = call_name()
         s = _handles.sim_of(sim, what)
-        _D().refuse_physx(s, what)
+        _D().refuse_physx(s.type, what)
         return _refresh(sim, "particle")
 
     def set_particle_state_tensor(self, sim, particle_states):

@@ -132,7 +132,7 @@ def build_model(sim: Sim) -> None:
                               wp.quat(a.pose.r.x, a.pose.r.y, a.pose.r.z, a.pose.r.w))
             b.add_builder(sub, xform=xf)
             if len(b.particle_q) > a_p0[k]:      # (add_builder only translates particles)
-                from .deformables import place_particles
+                from .assets.soft import place_particles
                 place_particles(b, int(a_p0[k]), xf)
             for s in range(int(a_shape0[k]), len(b.shape_body)):
                 if b.shape_flags[s] & collide:

@@ -8,4 +8,6 @@ urdf.py     mesh references resolved as Isaac Gym searches them; spherical joint
 mjcf.py     the file read once (joints per body, actuators) and the text imported instead of it
 fixes.py    what every import gets afterwards: AssetOptions, drive gains, mass and inertia fixes
 importer.py a fresh sub-builder, Newton's importer errors as gymlike errors, Isaac Gym names
+soft.py     soft bodies and cloth: URDF <fem> links, .tet files, grids, added to the sub-builder
+tendons.py  fixed tendons as recorded: names, joints, coefficients, TendonProperties
 """

@@ -18,9 +18,10 @@ from .check import MAX_LENGTH
 from .fixes import collapse
 from .importer import guarded, new_builder, up_axis
 from .record import Asset
+from .soft import refuse_physx
 
 if TYPE_CHECKING:
-    from ..deformables import SoftBody
+    from .soft import SoftBody
     from ..sim import Sim
 
 _URDF_EXT = (".urdf",)
@@ -63,8 +64,7 @@ def load_asset_file(sim: Sim, root: str, filename: str, options: AssetOptions | 
     else:
         make, info = _usd_importer(path, options, up, floating), None
     if getattr(info, "soft", None):
-        from ..deformables import refuse_physx
-        refuse_physx(sim, f"load_asset: '{path}' has soft links (<fem>)")
+        refuse_physx(sim.type, f"load_asset: '{path}' has soft links (<fem>)")
     return Asset(sim, kind, path, options, make, info)
 
 

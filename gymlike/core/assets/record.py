@@ -24,6 +24,7 @@ from ..types import DOF_PROPERTIES_DTYPE, AssetOptions
 from ..collision import as_physx_shapes
 from . import fixes
 from .importer import BALL_AXES, short_name
+from .soft import add_to_builder
 from .tendons import AssetTendons
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ class FileInfo:
     body_joints: dict = field(default_factory=dict)
     actuators: list = field(default_factory=list)
     has_tendons: bool = False
-    soft: list = field(default_factory=list)     # deformables.SoftBody records (URDF <fem> links, grids)
+    soft: list = field(default_factory=list)     # soft.SoftBody records (URDF <fem> links, grids)
 
 
 class Asset:
@@ -83,8 +84,7 @@ class Asset:
         if b is None:
             b = self._make(*key)
             if self.soft_bodies:
-                from .. import deformables
-                deformables.add_to_builder(b, self.soft_bodies, key[0])
+                add_to_builder(b, self.soft_bodies, key[0])
             gains = fixes.apply_options(b, self.options)
             if not self._builders:             # the base variant: its gains are the DOF properties'
                 self._file_gains = gains

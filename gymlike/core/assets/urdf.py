@@ -41,7 +41,7 @@ def importer(path: str, root: str, options: AssetOptions, up: newton.Axis,
             ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
             joint_ordering="dfs", bodies_follow_joint_ordering=True))
         return collapse(b, options, keep)
-    from ..deformables import urdf_soft_bodies      # links with a <fem> element (FleX soft bodies)
+    from .soft import urdf_soft_bodies      # links with a <fem> element (FleX soft bodies)
     return make, FileInfo(body_joints={child: [(f"{j}{sfx}", "ball") for sfx in BALL_AXES]
                                        for j, child in balls.items()}, soft=urdf_soft_bodies(xml_text, path))
 
