@@ -41,6 +41,7 @@ import numpy as np
 
 from . import joint_rows, mjw, upstream
 from .math3d import quat_to_matrix
+from .tables import spans
 from .launch import Graphs, Launcher
 from .errors import GymlikeValueError, listed, warn
 from .runtime import kernels as _kernels, newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
@@ -1329,7 +1330,6 @@ class SolverMuJoCoC(SolverMuJoCo):
     def _cap_tables(self, dev, M, t):
         """row_speed_caps' arguments and a numpy view of its flag: the actor of each (world,
         MuJoCo DOF) from the actors' Newton DOF spans."""
-        from .state import spans
         wp = _wp()
         qd0, nqd = dev.actor_qd0.numpy(), dev.actor_nqd.numpy()
         actor = np.repeat(np.arange(len(qd0), dtype=np.int32), nqd)

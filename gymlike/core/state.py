@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import props
+from .tables import spans
 from .enums import STATE_POS, STATE_VEL, SimType
 from .errors import GymlikeTypeError, GymlikeValueError
 from .runtime import call_name, newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
@@ -512,13 +513,6 @@ def write_roots(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None,
 def actor_dofs(h: HostTables, actors: np.ndarray) -> np.ndarray:
     """The DOF indices (DOMAIN_SIM) of `actors` (host int array), actor by actor."""
     return spans(h.actor_dof0[actors], h.actor_ndof[actors])
-
-
-def spans(start: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """The indices start[i] .. start[i] + count[i] - 1 of every i, in order (int arrays)."""
-    if len(count) and (count == count[0]).all():        # (one asset per env: one arange)
-        return (start[:, None] + np.arange(int(count[0]))).reshape(-1)
-    return np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
 
 
 def write_dof_rows(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, arts: wp.array,

@@ -19,7 +19,7 @@ from . import observables as OBS
 from .enums import SimType
 from .errors import SimulationNaNError, listed
 from .launch import Launcher
-from .state import spans
+from .tables import spans
 from .runtime import kernels as _kernels, newton as _newton, wp as _wp
 
 if TYPE_CHECKING:

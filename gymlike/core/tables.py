@@ -136,3 +136,10 @@ class DeviceTables(Declared):
     speed_caps_xpbd: bool      # body speed caps apply to XPBD's bodies (SIM_FLEX without soft bodies)
     explicit_drives: bool      # some drive stiffness is a per-substep joint force (props.py, SIM_FLEX)
     xpbd_articulated: bool     # SIM_FLEX on XPBD: joint forces as body wrenches (dynamics.XpbdJointForces)
+
+
+def spans(start: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The indices start[i] .. start[i] + count[i] - 1 of every i, in order (int arrays)."""
+    if len(count) and (count == count[0]).all():        # (one asset per env: one arange)
+        return (start[:, None] + np.arange(int(count[0]))).reshape(-1)
+    return np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
