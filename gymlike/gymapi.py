@@ -42,7 +42,7 @@ from .core.sim import Env, Sim  # noqa: E402,F401
 from .render.viewer import Viewer  # noqa: E402,F401
 
 
-from .core.tensors import GymTensor as Tensor  # noqa: E402
+from .core.gym_tensor import GymTensor as Tensor  # noqa: E402
 
 
 def _S():

@@ -1,7 +1,7 @@
 """Isaac Gym's `gymtorch`: zero-copy conversion between gymapi.Tensor and torch tensors."""
 
 from .core.errors import GymlikeTypeError, GymlikeValueError
-from .core.tensors import GymTensor, torch_of
+from .core.gym_tensor import GymTensor, torch_of
 from .core.types import number
 
 

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from .assets.record import Asset
     from .sim import Actor, Env, Sim
-    from .tensors import GymTensor
+    from .gym_tensor import GymTensor
 
 
 # ============================================================================ kernels

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import newton
 
     from .sim import Actor, Sim
-    from .tensors import GymTensor
+    from .gym_tensor import GymTensor
 
 
 PARTICLE_COLS = 7
