@@ -106,33 +106,51 @@ def _within(name, package):
     return name == package or name.startswith(package + ".")
 
 
-def test_core_has_no_import_cycles():
-    """Counting the imports that run when a core module is imported (module level): imports
-    inside functions are lazy on purpose and cannot form an import-time cycle."""
+# The engine room's layers, bottom up (issue 43). A core module imports only from its own layer
+# and those below it, counting every import (inside functions and under TYPE_CHECKING too), and
+# no modules import each other around a loop. Every core module is placed in one layer.
+CORE_LAYERS = (
+    ("values", "data types, errors, enums, parameters, index tables, Warp kernels, Newton and "
+               "MuJoCo adapters: nothing that knows a sim",
+     {"", "collision", "deformable_kernels", "enums", "errors", "gym_tensor", "joint_rows", "kernels", "launch",
+      "math3d", "params", "runtime", "stubs", "tables", "tensor_kernels", "types", "upstream"}),
+    ("records", "what the user creates, recorded: assets (parsed once), the Sim record with its envs "
+                "and actors, the handles that name them",
+     {"assets", "assets.check", "assets.fixes", "assets.importer", "assets.load", "assets.mjcf", "assets.record",
+      "assets.soft", "assets.tendons", "assets.urdf", "handles", "sim"}),
+    ("backends", "the solver paths' own state: MuJoCo C rows and batches, MuJoCo-Warp",
+     {"mjc", "mjw"}),
+    ("physics", "the built model and state read and written through the backends: properties, drives, "
+                "states, forces, contacts, dynamics, the step path, the tensor API's buffers",
+     {"attractors", "contacts", "deformables", "drives", "dynamics", "observables", "props", "state", "step",
+      "tendons", "tensors", "terrain", "wrenches"}),
+    ("build", "the Newton model, tables and solver made from the records",
+     {"build"}),
+    ("entry", "what a sim does when built, stepped, written into (engine: Sim.engine), the run's hooks",
+     {"engine", "session", "worlds"}),
+)
+
+
+def test_core_imports_follow_its_layers_and_no_module_imports_around_a_loop():
     known = gymlike_modules()
-    graph = {m: {d for d, _, top in imports_of(f, known) if top and _within(d, "gymlike.core") and d != m}
-             for m, f in known.items() if _within(m, "gymlike.core")}
-    done, path = set(), []
-
-    def visit(m):
-        assert m not in path, f"import cycle: {' -> '.join(path[path.index(m):] + [m])}"
-        if m in done:
-            return
-        path.append(m)
-        for d in sorted(graph.get(m, ())):
-            visit(d)
-        path.pop()
-        done.add(m)
-    for m in sorted(graph):
-        visit(m)
-    assert graph["gymlike.core.sim"] and "gymlike.core.kernels" not in graph["gymlike.core.sim"]   # real edges
-
-
-# The one import cycle left when imports inside functions count too (issue 43): the engine room's
-# knot. It may only shrink; no other cycle may appear.
-CORE_KNOT = {f"gymlike.core.{m}" for m in (
-    "assets.record", "build", "contacts", "deformables", "drives", "dynamics", "handles", "mjc", "observables",
-    "props", "sim", "state", "step", "tendons", "tensors", "wrenches")}
+    graph = {m: {d for d, _, _ in imports_of(f, known) if d != m} for m, f in known.items()}
+    assert _cycles(graph) == []
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]    # (the walk finds one)
+    rank, layer = {}, {}
+    for i, (name, _, mods) in enumerate(CORE_LAYERS):
+        for m in mods:
+            full = f"gymlike.core.{m}".rstrip(".")
+            assert full not in rank, f"{full} is in two layers"
+            rank[full], layer[full] = i, name
+    core = {m for m in known if _within(m, "gymlike.core")}
+    assert core - set(rank) == set(), "core modules missing from CORE_LAYERS"
+    assert set(rank) - core == set(), "CORE_LAYERS names modules that do not exist"
+    offenders = sorted(f"{m} ({layer[m]}) imports {d} ({layer[d]})" for m in core for d in graph[m]
+                       if d in rank and rank[d] > rank[m])
+    assert offenders == []
+    # (real edges: the record imports its asset records; the orchestration imports the build)
+    assert "gymlike.core.assets.record" in graph["gymlike.core.sim"]
+    assert "gymlike.core.build" in graph["gymlike.core.engine"]
 
 
 def _cycles(graph):
@@ -163,17 +181,6 @@ def _cycles(graph):
         if v not in index:
             visit(v)
     return out
-
-
-def test_no_import_cycle_but_the_core_knot_counting_lazy_imports():
-    known = gymlike_modules()
-    graph = {m: {d for d, _, _ in imports_of(f, known) if d != m} for m, f in known.items()}
-    cycles = _cycles(graph)
-    assert [c for c in cycles if not c <= CORE_KNOT] == []
-    knot = set().union(*cycles) if cycles else set()
-    # (shrinking the knot is the point: update CORE_KNOT when a module leaves it)
-    assert knot == CORE_KNOT, f"left the knot: {sorted(CORE_KNOT - knot)}"
-    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]    # (the walk finds one)
 
 
 # What each layer may import from gymlike, at any level (inside functions too): the engine room
