@@ -204,6 +204,13 @@ def test_targets_reach_only_the_dofs_whose_mode_takes_them(gym, tmp_path):
     for env in envs:
         gym.set_actor_dof_velocity_targets(env, 0, np.array([-1.0], np.float32))
     assert targets()[1] == pytest.approx([0.0, -1.0, -1.0, 0.0])
+    # a mode changed on the prepared sim: the all-DOF setter follows it (drives.write_all_host
+    # keeps the taken DOFs with the modes, tables.HostTables.dof_takes)
+    _set(gym, envs[0], driveMode=gymapi.DOF_MODE_POS)
+    _set(gym, envs[1], driveMode=gymapi.DOF_MODE_EFFORT)
+    gym.set_dof_position_target_tensor(sim, gymtorch.unwrap_tensor(torch.full((4,), 0.9)))
+    gym.set_dof_velocity_target_tensor(sim, gymtorch.unwrap_tensor(torch.full((4,), 0.5)))
+    assert targets() == (pytest.approx([0.9, 0.3, 0.0, 0.0]), pytest.approx([0.5, -1.0, 0.5, 0.0]))
 
 
 @pytest.mark.parametrize("engine", ["physx", "flex"])

@@ -39,6 +39,16 @@ def scatter(sim: Sim, dst: wp.array, idx: np.ndarray, values: np.ndarray, dtype:
     wp.launch(kernels.scatter, dim=idx.size, inputs=[src, wi, dst], device=sim.device)
 
 
+def _modes_taken(h, ig_dofs, modes):
+    """Keep h.dof_takes (which DOFs take a position / velocity target) with the modes written."""
+    from .drives import targets_taken
+    h.dof_mode[ig_dofs] = modes
+    h.dof_takes = {}
+    for kind in ("pos_target", "vel_target"):
+        taken = targets_taken(h.dof_mode, kind)
+        h.dof_takes[kind] = None if taken.all() else taken
+
+
 def notify(sim: Sim, *flags: str, now: bool = False) -> None:
     """Tell the solver (if one exists) which model properties changed: newton.ModelFlags names,
     at the next step unless `now` (Sim.model_changed)."""
@@ -79,7 +89,9 @@ def write_dof_props(sim: Sim, ig_dofs: np.ndarray, props: np.ndarray, armature_c
     scatter(sim, m.joint_friction, qd, np.zeros_like(friction) if physx else friction)
     scatter(sim, d.dof_friction, ig_dofs, friction if physx else np.zeros_like(friction))
     scatter(sim, m.joint_armature, qd, props["armature"].astype(np.float32))
-    scatter(sim, d.dof_mode, ig_dofs, props["driveMode"].astype(np.int32))
+    modes = props["driveMode"].astype(np.int32)
+    scatter(sim, d.dof_mode, ig_dofs, modes)
+    _modes_taken(h, ig_dofs, modes)
     scatter(sim, d.dof_stiffness, ig_dofs, props["stiffness"].astype(np.float32))
     scatter(sim, d.dof_damping, ig_dofs, props["damping"].astype(np.float32))
     scatter(sim, d.dof_effort_limit, ig_dofs, effort)
