@@ -17,6 +17,37 @@ def gym():
     return gymapi.acquire_gym()
 
 
+# Both CPU pipelines in one pytest session (issue 43): a physics test file opts in with
+# `pytestmark = pytest.mark.usefixtures("backend")`, and each of its tests runs on MuJoCo C (the
+# default CPU pipeline, core/mjc.py) and on MuJoCo-Warp (core/mjw.py: the path CUDA users get,
+# here on Warp's CPU backend). The pipeline is chosen when a sim is built, so the variable is
+# set per test. The MuJoCo-Warp variants are slow-tier (the fast tier covers that path through
+# its own pipeline tests); a slow test or a SIM_FLEX test (a name with "flex": Newton's XPBD,
+# which the pipeline setting does not touch) runs once, on the default.
+BACKENDS = ("mujoco-c", "warp")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request, monkeypatch):
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", request.param)
+    return request.param
+
+
+def pytest_collection_modifyitems(config, items):
+    keep, dropped = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if params.get("backend", BACKENDS[0]) != BACKENDS[0]:
+            if item.get_closest_marker("slow") is not None or "flex" in item.name:
+                dropped.append(item)
+                continue
+            item.add_marker(pytest.mark.slow)
+        keep.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
 def sim_params(dt=1.0 / 240.0, substeps=1, gravity=-9.81):
     p = gymapi.SimParams()
     p.up_axis = gymapi.UP_AXIS_Z

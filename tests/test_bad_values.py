@@ -13,6 +13,9 @@ from gymlike.core import state as core_state
 from gymlike.core import tensors as core_tensors
 from gymlike.core.errors import GymlikeError, SimulationNaNError
 
+# every test on both CPU pipelines (conftest.backend)
+pytestmark = pytest.mark.usefixtures("backend")
+
 NAN = float("nan")
 
 

@@ -11,6 +11,9 @@ import torch
 from conftest import ASSETS, make_sim, options, pose, sim_params, write
 from gymlike import gymapi, gymtorch
 
+# every test on both CPU pipelines (conftest.backend)
+pytestmark = pytest.mark.usefixtures("backend")
+
 DT = 1.0 / 240.0
 
 # A blade spinning about the vertical z axis through its centre of mass: gravity exerts no

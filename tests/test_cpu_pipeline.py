@@ -1,10 +1,9 @@
 """The CPU pipeline on MuJoCo's C library (core/mjc.py, the default on the CPU) steps the same
-scenes as the MuJoCo-Warp path (GYMLIKE_CPU_PIPELINE=warp) to within solver tolerance, and the
-Warp-CPU path stays tested: the physics test files run on it too."""
+scenes as the MuJoCo-Warp path (GYMLIKE_CPU_PIPELINE=warp) to within solver tolerance. (The
+physics test files run on both pipelines through conftest's `backend` fixture.)"""
 
 import math
 import os
-import re
 import subprocess
 import sys
 
@@ -118,31 +117,6 @@ def test_c_pipeline_matches_mujoco_warp_on_pendulums_drives_per_world_masses_and
     # (the discrete form of z0 - g t^2 / 2) on both paths
     np.testing.assert_allclose(z_c, 3.0 - 9.81 * (1 / 240) ** 2 * 240 * 241 / 2, atol=1e-4)
     np.testing.assert_allclose(z_c, z_w, atol=1e-3)
-
-
-# (groups the suite's two workers share; the number of tests each group must pass)
-WARP_PATH_GROUPS = [
-    (("test_control_drives.py",), 21),
-    (("test_physics_core.py", "test_props_bodies.py", "test_tensor_sensors.py"), 17),
-    (("test_tensor_dynamics.py", "test_tensor_state.py"), 25),
-    (("test_bad_values.py",), 43),
-]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("files,least", WARP_PATH_GROUPS, ids=["drives", "physics-sensors", "tensors", "bad-values"])
-def test_physics_test_files_pass_on_the_warp_cpu_path(files, least):
-    """The MuJoCo-Warp path on Warp's CPU backend stays a tested choice: the fast tier of the
-    physics, drive, sensor, state and bad-value test files runs on it. Their SIM_FLEX tests
-    (names or ids with "flex": Newton's XPBD, which the CPU pipeline setting does not touch)
-    already ran in the fast tier and are left out."""
-    env = dict(os.environ, GYMLIKE_CPU_PIPELINE="warp")
-    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-k", "not flex", "-p",
-                          "no:cacheprovider", *[os.path.join(TESTS, f) for f in files]], env=env,
-                         capture_output=True, text=True, timeout=900, cwd=TESTS)
-    assert out.returncode == 0, out.stdout[-3000:]
-    m = re.search(r"(\d+) passed", out.stdout)
-    assert m and int(m.group(1)) >= least and not re.search(r"\d+ failed", out.stdout), out.stdout[-3000:]
 
 
 @pytest.mark.slow

@@ -10,6 +10,9 @@ from conftest import (PENDULUM_URDF, inertia_box, make_sim, options, pose, write
                       zero_crossing_period)
 from gymlike import gymapi
 
+# every test on both CPU pipelines (conftest.backend)
+pytestmark = pytest.mark.usefixtures("backend")
+
 G = 9.81
 
 

@@ -10,6 +10,9 @@ import pytest
 from conftest import make_sim, options, pose, sim_params
 from gymlike import gymapi
 
+# every test on both CPU pipelines (conftest.backend)
+pytestmark = pytest.mark.usefixtures("backend")
+
 DT = 1.0 / 240.0
 G = 9.81
 

@@ -8,6 +8,9 @@ import torch
 from conftest import ASSETS, make_sim, options, pose
 from gymlike import gymapi, gymtorch
 
+# every test on both CPU pipelines (conftest.backend)
+pytestmark = pytest.mark.usefixtures("backend")
+
 G = 9.81
 ARM_Q = np.array([0.3, 0.6, -0.2, -1.2, 0.4, 1.0, 0.2, 0.02, 0.03], np.float32)
 

@@ -7,6 +7,9 @@ import torch
 from conftest import ASSETS, make_sim, options, pose
 from gymlike import gymapi, gymtorch
 
+# every test on both CPU pipelines (conftest.backend)
+pytestmark = pytest.mark.usefixtures("backend")
+
 G = 9.81
 FEET = ["front_left_foot", "front_right_foot", "left_back_foot", "right_back_foot"]
 

@@ -9,6 +9,9 @@ from conftest import ASSETS, drive_mode, make_sim, options, pose
 from gymlike import gymapi, gymtorch
 from gymlike.core.errors import GymlikeError
 
+# every test on both CPU pipelines (conftest.backend)
+pytestmark = pytest.mark.usefixtures("backend")
+
 N_ENVS = 4
 
 
