@@ -189,7 +189,9 @@ def build_model(sim: Sim) -> None:
     newton_contacts = "mesh" in static_kinds or (bool(static_kinds) and not c_path)
 
     solver, pipeline, contacts = _make_solver(sim, newton_contacts)
-    sim.attach(solver=solver, pipeline=pipeline, contacts=contacts, step_kwargs={})
+    from . import backend
+    sim.attach(solver=solver, backend=backend.make(sim, solver), pipeline=pipeline, contacts=contacts,
+               step_kwargs={})
     from . import observables
     observables.watch_capacity(sim)
     _make_states(sim, actors)

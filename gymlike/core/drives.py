@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import mjc
 from .enums import DofDriveMode
 from .errors import GymlikeTypeError, GymlikeValueError
 from .runtime import call_name, kernels as _kernels, wp as _wp
@@ -45,8 +44,8 @@ def write(sim: Sim, kind: str, src: wp.array, ids: wp.array, count: int, *, loca
     from `src` (float32 Warp array: one row per DOMAIN_SIM DOF, or with `local` the one actor's
     values). `launch`: the tensor API's recorded launcher (None: a plain launch)."""
     d, c = sim.dev, sim.control
-    if kind != "actuation" and (cs := mjc.c_step(sim.solver)) is not None:
-        cs.targets_written()
+    if kind != "actuation":
+        sim.backend.targets_written()
     if kind == "pos_target":
         dst, index = c.joint_target_q, d.dof_q
     elif kind == "vel_target":
@@ -86,8 +85,8 @@ def write_all_host(sim: Sim, kind: str, values: np.ndarray, views: dict) -> bool
         v[1][at[taken]] = values[taken]
     if kind == "actuation":
         d.efforts_pending = True
-    elif (cs := mjc.c_step(sim.solver)) is not None:
-        cs.targets_written()
+    else:
+        sim.backend.targets_written()
     return True
 
 

@@ -5,8 +5,9 @@ Lifecycle: create_env/create_actor only record (asset, pose, options); `ensure_r
 by prepare_sim, simulate, tensor acquires and state access) builds the Newton model once,
 applies every property set so far, creates the solver, and from then on creation is an error.
 
-Sim is the record: what is built, stepped and written is done by `sim.engine` (core/engine.py,
-given by gymapi.create_sim), so this module imports nothing that reads a Sim.
+Sim is the record: building and stepping are done by `sim.engine` (core/engine.py, given by
+gymapi.create_sim), reads and writes of the state by `sim.backend` (core/backend.py, made by the
+build), so this module imports nothing that reads a Sim.
 """
 
 from __future__ import annotations
@@ -159,6 +160,7 @@ _BUILT = {
     "host": "tables.HostTables: index maps on the host",
     "dev": "tables.DeviceTables: index maps, per-entity arrays and step flags on the sim device",
     "solver": "Newton solver: SolverMuJoCo (SIM_PHYSX) or SolverXPBD (SIM_FLEX)",
+    "backend": "backend.NewtonState or MuJoCoRows: states read and written, writes reported, for the solver",
     "pipeline": "newton.CollisionPipeline when gymlike runs collision itself (XPBD; MuJoCo with static meshes)",
     "contacts": "newton.Contacts the solver steps with (pipeline's, or the observables' buffer)",
     "step_kwargs": "dict: extra keyword arguments of solver.step (observables)",
@@ -237,7 +239,7 @@ class Sim:
         # once the model exists (build_model -> replay_deferred)
         self.replay = []
         self.step_limit = step_limit    # gymlike.run --max-frames (core/session.StepLimit), else None
-        self.engine = engine            # build, step, state_written, params_changed (core/engine.py)
+        self.engine = engine            # build, step, params_changed (core/engine.py)
 
     # ------------------------------------------------------------------ creation
     def check_alive(self) -> None:
@@ -519,9 +521,9 @@ class Sim:
 
     def state_written(self, actors: Sequence[int] | np.ndarray | None = None) -> None:
         """Called after any write into the simulated state of `actors` (host sim indices; None:
-        all): the solver forgets what it carried over for their worlds (engine.state_written)."""
-        if self.solver is not None:
-            self.engine.state_written(self, actors)
+        all): the solver forgets what it carried over for their worlds (backend.invalidate)."""
+        if self.backend is not None:
+            self.backend.invalidate(actors)
 
     def defer_kinematics(self, arts: wp.array | np.ndarray | None = None, n: int = 0) -> None:
         """After a write of joint coordinates: the bodies follow them when `state` is next read,
@@ -570,7 +572,7 @@ class Sim:
         """Mark the sim destroyed and drop its Newton model, solver and states."""
         self.destroyed = True
         self._state_sync = None
-        self.model = self.solver = self.state = self.state_next = self.control = None
+        self.model = self.solver = self.backend = self.state = self.state_next = self.control = None
 
 
 # Longest XPBD substep measured stable for effort-driven articulations (16 ants at their gear

@@ -12,9 +12,9 @@ import numpy as np
 
 from . import props
 from .tables import spans
-from .enums import STATE_POS, STATE_VEL, SimType
+from .enums import STATE_POS, STATE_VEL
 from .errors import GymlikeTypeError, GymlikeValueError
-from .runtime import call_name, newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
+from .runtime import call_name, newton as _newton, wp as _wp
 
 
 # ---------------------------------------------------------------------------- validation
@@ -23,7 +23,6 @@ from .types import DOF_STATE_DTYPE, RIGID_BODY_STATE_DTYPE
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    import warp as wp
 
     from .assets.record import Asset
     from .sim import Actor, Env, Sim
@@ -471,73 +470,6 @@ def _actor_at(env, handle, kind):
     return actor_at(env, handle, kind, call_name())
 
 
-# ---------------------------------------------------------------------------- tensor API writers
-# (tensors.py validates the tensors; one launch over the listed actors each)
-def _written(sim, n, host, arts):
-    """Joints -> bodies of the touched articulations, and the solver forgets its warm start.
-    On MuJoCo, whose truth is the joint coordinates, the bodies follow when the state is next
-    read (forward kinematics of all articulations then: theirs are consistent already); XPBD
-    steps the bodies, whose others must stay bit for bit what they are."""
-    if sim.type == SimType.SIM_PHYSX:
-        sim.state_written(host)
-        sim.defer_kinematics(arts, n)
-        return
-    newton = _newton()
-    st = sim.state
-    newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st, indices=arts[:n])
-    sim.state_written(host)
-
-
-def write_roots(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, arts: wp.array,
-                launch: Callable, refused: wp.array) -> None:
-    """Root states (actors, 13; env frame) of the actors `ids` (host: their host indices, None
-    for all) into the joint coordinates of free roots and the joint frames of fixed ones;
-    nothing when `refused` (tensors.TensorAPI.refuse_zero_quaternions) holds a row."""
-    tensor_kernels = _tensor_kernels()
-    sim.sync_joint_state()
-    m, st, d = sim.model, sim.joint_state, sim.dev
-    launch(("set_roots", id(st)), tensor_kernels.scatter_roots, n,
-           (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
-            m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, arts, refused))
-    h = sim.host
-    if h.any_fixed_root and (host is None or not h.actor_floating[host].all()):
-        # a fixed root moved: its joint frame changed (on MuJoCo C the reload of its world poses
-        # the root's mocap body from that frame; the other solvers need the model notified)
-        from . import mjc
-        cs = mjc.c_step(sim.solver)
-        if cs is None or not cs.fixed_roots_are_mocap:
-            props.notify(sim, "JOINT_PROPERTIES", now=True)
-    _written(sim, n, host, arts)
-
-
 def actor_dofs(h: HostTables, actors: np.ndarray) -> np.ndarray:
     """The DOF indices (DOMAIN_SIM) of `actors` (host int array), actor by actor."""
     return spans(h.actor_dof0[actors], h.actor_ndof[actors])
-
-
-def write_dof_rows(sim: Sim, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, arts: wp.array,
-                   launch: Callable) -> None:
-    """DOF states (dofs, 2) of the actors `ids` (Warp `src`) through Newton's joint state (where
-    MuJoCo's rows do not hold them: mjc.dof_rows, SolverMuJoCoC.write_dofs_of)."""
-    tensor_kernels = _tensor_kernels()
-    sim.sync_joint_state()
-    st, d = sim.joint_state, sim.dev
-    launch(("set_dofs", id(st)), tensor_kernels.scatter_actor_dofs, n,
-           (src, ids, d.actor_dof0, d.actor_ndof, d.dof_q, d.dof_qd, d.actor_articulation, st.joint_q, st.joint_qd,
-            arts))
-    _written(sim, n, host, arts)
-
-
-def write_body_rows(sim: Sim, src: wp.array, refused: wp.array) -> None:
-    """All rigid body states (bodies, 13; env frame) -> bodies, then joints follow (inverse,
-    then forward kinematics); no body state is written when `refused` holds a row."""
-    newton, wp = _newton(), _wp()
-    sim.sync_joint_state()
-    st = sim.state
-    wp.launch(_tensor_kernels().scatter_bodies, dim=sim.host.num_bodies, device=sim.device,
-              inputs=[src, sim.dev.body_origin, st.body_q, st.body_qd, refused])
-    newton.eval_ik(sim.model, st, st.joint_q, st.joint_qd)
-    newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st)
-    sim.state_written()
-
-

@@ -130,18 +130,7 @@ def write(sim: Sim, actors: list[Actor], finalize: bool = False) -> None:
                 coefs.append(a.asset.tendons.coefs[k])
         scatter(sim, mj.tendon_coef, np.concatenate(joints), np.concatenate(coefs))
         return
-    # the rest length is compiled into MuJoCo's per-world tendon_lengthspring, written directly
-    solver = sim.solver
-    m2n = getattr(solver, "mjc_tendon_to_newton_tendon", None)
-    if m2n is not None and hasattr(solver, "mjw_model"):
-        table = m2n.numpy()                               # [world, MuJoCo tendon] -> Newton tendon
-        ls = solver.mjw_model.tendon_lengthspring
-        vals = ls.numpy()
-        lookup = np.full(max(int(table.max()), int(idx.max())) + 1, np.nan, np.float32)
-        lookup[idx] = rest
-        hit = (table >= 0) & np.isfinite(lookup[np.maximum(table, 0)])
-        vals[hit] = lookup[table[hit]][:, None]
-        ls.assign(vals)
+    sim.backend.write_tendon_rest_lengths(idx, rest)
     notify(sim, "TENDON_PROPERTIES")
 
 

@@ -1,7 +1,7 @@
 """The tensor API's buffer registry: gymlike-owned state buffers (`gymapi.Tensor`) shared
 zero-copy with torch, the refreshes that fill them, and the validation of the tensors and actor
 index tensors the (indexed) setters receive. What a setter writes is done by the module of its
-concept, shared with the handle API: state.py (root, DOF and rigid body states), drives.py
+concept or by the solver's backend: backend.py (root, DOF and rigid body states), drives.py
 (targets, actuation forces), wrenches.py (body forces).
 
 Semantics (Isaac Gym's): a buffer is allocated once per sim (acquire twice -> same buffer), is
@@ -52,7 +52,6 @@ class TensorAPI:
         dev = sim.device
         self.n_act, self.n_body, self.n_dof = h.num_actors, h.num_bodies, h.num_dofs
         # (index maps: sim.dev, shared with the handle API)
-        self.arts = _wp().zeros(max(1, self.n_act), dtype=_wp().int32, device=dev)
         self.buffers = {}
         self.refreshers = {}
         from .launch import Launcher
@@ -132,35 +131,16 @@ class TensorAPI:
     def refresh_roots(self, t: GymTensor) -> None:
         """Fill the root state tensor t (actors, 13) float32: position (m), quaternion, linear (m/s)
         and angular (rad/s) velocity."""
-        from . import mjc
-        rows = mjc.root_rows(self.sim)
-        if rows is not None:               # (MuJoCo's rows hold them: no Newton conversion)
-            rows[0].read_roots(rows[1], t._wp)
-            return
-        st = self.sim.state
-        self.launch(("roots", id(st)), _tensor_kernels().gather_roots, self.n_act,
-                    (st.body_q, st.body_qd, self.sim.dev.actor_body0, self.sim.dev.body_origin, t._wp))
+        self.sim.backend.read_roots(t._wp)
 
     def refresh_bodies(self, t: GymTensor) -> None:
         """Fill the rigid body state tensor t (bodies, 13) float32, laid out as the root states."""
-        st = self.sim.state
-        self.launch(("bodies", id(st)), _tensor_kernels().gather_bodies, self.n_body,
-                    (st.body_q, st.body_qd, self.sim.dev.body_origin, t._wp))
+        self.sim.backend.read_bodies(t._wp)
 
     def refresh_dofs(self, t: GymTensor) -> None:
         """Fill the DOF state tensor t (dofs, 2) float32: position (m or rad) and velocity."""
-        if self.n_dof == 0:
-            return
-        sim = self.sim
-        from . import mjc
-        rows = mjc.dof_rows(sim)
-        if rows is not None:               # (MuJoCo's rows hold them: no Newton conversion)
-            rows[0].read_dofs(rows[1], t._wp)
-            return
-        sim.sync_joint_state()
-        st, d = sim.joint_state, sim.dev      # (joint coordinates only: pending body kinematics stays pending)
-        self.launch(("dofs", id(st)), _tensor_kernels().gather_dofs, self.n_dof,
-                    (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, t._wp))
+        if self.n_dof:
+            self.sim.backend.read_dofs(t._wp)
 
     # ------------------------------------------------------------------ validation
     def as_array(self, tensor: GymTensor, what: str, rows: int, cols: int | None = None,
@@ -305,42 +285,26 @@ class TensorAPI:
                   what: str | None = None) -> bool:
         """Write root states (actors, 13) float32 of every actor, or of the `count` actors in `indices`."""
         what = what or call_name()
-        from . import state
         src = self.as_array(tensor, what, self.n_act, 13, arg="root_states")
         ids, host, n = self.targets(indices, count, what)
-        if not n:
-            return True
-        from . import mjc
-        rows = mjc.root_rows(self.sim)
-        if rows is not None:       # (every root a MuJoCo free joint: one launch checks, then writes the rows)
-            self._refused_host[0] = _tensor_kernels().NO_ROW
-            rows[0].write_roots(rows[1], src, ids, n, self.refused)
-            self.raise_refused(host, what, "root_states", roots=True)
-        else:
+        if n:
             refused = self.refuse_zero_quaternions(src, ids, host, n, what, "root_states", roots=True)
-            state.write_roots(self.sim, src, ids, host, n, self.arts, self.launch, refused)
+            self.sim.backend.write_roots(src, ids, host, n, refused)
         return True
 
     def set_dof_states(self, tensor: GymTensor, indices: GymTensor | object, count: int,
                        what: str | None = None) -> bool:
         """Write DOF states (dofs, 2) float32 of every actor, or of the `count` actors in `indices`."""
         what = what or call_name()
-        from . import mjc, state
-        rows = mjc.dof_rows(self.sim) if self.n_dof else None
-        if rows is not None and indices is ALL:    # (MuJoCo C's rows: straight from the tensor's memory, see state)
+        backend = self.sim.backend
+        if indices is ALL and self.report_now and self.n_dof:     # (host memory: the backend may take it as is)
             t = self.checked(tensor, what, self.n_dof, 2, arg="dof_states")
-            rows[0].write_dofs(rows[1], t.detach().numpy().reshape(-1, 2))
-            return True
-        if rows is not None:            # (the listed actors' DOFs: one launch into the rows)
-            src = self.as_array(tensor, what, self.n_dof, 2, arg="dof_states")
-            ids, _, n = self.targets(indices, count, what)
-            if n:
-                rows[0].write_dofs_of(rows[1], src, ids, n, self.sim.dev)
-            return True
+            if backend.write_all_dofs(t.detach().numpy().reshape(-1, 2)):
+                return True
         src = self.as_array(tensor, what, self.n_dof, 2, arg="dof_states")
         ids, host, n = self.targets(indices, count, what)
         if n and self.n_dof:
-            state.write_dof_rows(self.sim, src, ids, host, n, self.arts, self.launch)
+            backend.write_dofs(src, ids, host, n)
         return True
 
     def set_dof_values(self, kind: str, tensor: GymTensor, indices: GymTensor | object, count: int,
@@ -363,12 +327,11 @@ class TensorAPI:
     def set_bodies(self, tensor: GymTensor, what: str | None = None) -> bool:
         """Write the rigid body states (bodies, 13) float32 of every body."""
         what = what or call_name()
-        from . import state
         src = self.as_array(tensor, what, self.n_body, 13, arg="states")
         if self.n_body:
             refused = self.refuse_zero_quaternions(src, self.sim.dev.actor_all, None, self.n_body, what, "states",
                                                    roots=False)
-            state.write_body_rows(self.sim, src, refused)
+            self.sim.backend.write_bodies(src, refused)
         return True
 
     def apply_forces(self, force: GymTensor | None, torque: GymTensor | None, pos: GymTensor | None,

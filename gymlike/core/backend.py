@@ -1,0 +1,243 @@
+"""The solver path behind one interface (issue 43's backend boundary). The tensor API, the drives
+and the handle API read and write root, DOF and rigid body states, and say what they wrote,
+through `sim.backend`, which build.py makes for the solver it built; none of them asks which
+solver that is.
+
+* NewtonState: Newton's State holds the truth (MuJoCo-Warp, XPBD, VBD). States are gathered from
+  it and scattered into its joint coordinates (bodies follow by forward kinematics), and a write
+  tells the solver to forget what it carried over for the worlds written.
+* MuJoCoRows: MuJoCo C (core/mjc.py). Between steps MuJoCo's rows hold the truth and Newton's
+  State is converted only when read; while the rows are current (mjc.root_rows, mjc.dof_rows),
+  roots and DOFs are read and written on them, else as NewtonState does, after which the C
+  solver reloads the worlds written.
+
+Inputs arrive validated (tensors.py: shapes, dtypes, the zero-quaternion check whose result is
+`refused`); a backend only moves them. The Newton State's own deferred conversions (rows ->
+State, deferred forward kinematics) stay with Sim.state, which every reader goes through.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import mjc
+from .enums import SimType
+from .launch import Launcher
+from .runtime import newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
+
+if TYPE_CHECKING:
+    import warp as wp
+
+    from .sim import Sim
+
+
+class NewtonState:
+    """The backend of every solver whose state is Newton's State."""
+
+    def __init__(self, sim: Sim):
+        self.sim = sim
+        self.launch = Launcher(sim.device)       # recorded launches (CPU graphs) of the row kernels
+        # the articulations a write touched (filled by the scatter kernels, read by forward kinematics)
+        self.arts = _wp().zeros(max(1, sim.host.num_actors), dtype=_wp().int32, device=sim.device)
+
+    # ------------------------------------------------------------------ reads
+    def read_roots(self, out: wp.array) -> None:
+        """Root states (actors, 13) float32 into `out`: position (m, env frame), quaternion,
+        linear (m/s) and angular (rad/s) velocity."""
+        sim = self.sim
+        st = sim.state
+        self.launch(("roots", id(st)), _tensor_kernels().gather_roots, sim.host.num_actors,
+                    (st.body_q, st.body_qd, sim.dev.actor_body0, sim.dev.body_origin, out))
+
+    def read_bodies(self, out: wp.array) -> None:
+        """Rigid body states (bodies, 13) float32 into `out`, laid out as the root states."""
+        sim = self.sim
+        st = sim.state
+        self.launch(("bodies", id(st)), _tensor_kernels().gather_bodies, sim.host.num_bodies,
+                    (st.body_q, st.body_qd, sim.dev.body_origin, out))
+
+    def read_dofs(self, out: wp.array) -> None:
+        """DOF states (dofs, 2) float32 into `out`: position (m or rad) and velocity."""
+        sim = self.sim
+        sim.sync_joint_state()
+        st, d = sim.joint_state, sim.dev      # (joint coordinates only: pending body kinematics stays pending)
+        self.launch(("dofs", id(st)), _tensor_kernels().gather_dofs, sim.host.num_dofs,
+                    (st.joint_q, st.joint_qd, d.dof_q, d.dof_qd, out))
+
+    # ------------------------------------------------------------------ writes
+    def write_roots(self, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, refused: wp.array) -> None:
+        """Root states (actors, 13; env frame) of the `n` actors `ids` (host: their host indices,
+        None for all) into the joint coordinates of free roots and the joint frames of fixed
+        ones; nothing when `refused` holds a row."""
+        sim = self.sim
+        sim.sync_joint_state()
+        m, st, d = sim.model, sim.joint_state, sim.dev
+        self.launch(("set_roots", id(st)), _tensor_kernels().scatter_roots, n,
+                    (src, ids, d.actor_floating, d.actor_q0, d.actor_qd0, d.actor_joint0, d.actor_articulation,
+                     m.joint_X_c, d.actor_body0, d.body_origin, st.joint_q, st.joint_qd, m.joint_X_p, self.arts,
+                     refused))
+        h = sim.host
+        if h.any_fixed_root and (host is None or not h.actor_floating[host].all()):
+            self.fixed_roots_moved()
+        self._joints_written(n, host)
+
+    def write_dofs(self, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int) -> None:
+        """DOF states (dofs, 2; Warp `src`, DOMAIN_SIM rows) of the `n` actors `ids` (host: their
+        host indices, None for all)."""
+        sim = self.sim
+        sim.sync_joint_state()
+        st, d = sim.joint_state, sim.dev
+        self.launch(("set_dofs", id(st)), _tensor_kernels().scatter_actor_dofs, n,
+                    (src, ids, d.actor_dof0, d.actor_ndof, d.dof_q, d.dof_qd, d.actor_articulation, st.joint_q,
+                     st.joint_qd, self.arts))
+        self._joints_written(n, host)
+
+    def write_all_dofs(self, values: np.ndarray) -> bool:
+        """Every DOF's state from host memory ((dofs, 2) float32 numpy), where the backend can
+        take it without a device copy; False (nothing written): use write_dofs."""
+        return False
+
+    def write_bodies(self, src: wp.array, refused: wp.array) -> None:
+        """All rigid body states (bodies, 13; env frame) -> bodies, then joints follow (inverse,
+        then forward kinematics); no body state is written when `refused` holds a row."""
+        newton, wp, sim = _newton(), _wp(), self.sim
+        sim.sync_joint_state()
+        st = sim.state
+        wp.launch(_tensor_kernels().scatter_bodies, dim=sim.host.num_bodies, device=sim.device,
+                  inputs=[src, sim.dev.body_origin, st.body_q, st.body_qd, refused])
+        newton.eval_ik(sim.model, st, st.joint_q, st.joint_qd)
+        newton.eval_fk(sim.model, st.joint_q, st.joint_qd, st)
+        sim.state_written()
+
+    def write_tendon_rest_lengths(self, tendons: np.ndarray, rest: np.ndarray) -> None:
+        """Rest lengths (m) of Newton tendons `tendons`: MuJoCo compiles them into its per-world
+        tendon_lengthspring, written here directly (model notifications do not recompute it)."""
+        solver = self.sim.solver
+        m2n = getattr(solver, "mjc_tendon_to_newton_tendon", None)
+        if m2n is None or not hasattr(solver, "mjw_model"):
+            return
+        table = m2n.numpy()                               # [world, MuJoCo tendon] -> Newton tendon
+        ls = solver.mjw_model.tendon_lengthspring
+        vals = ls.numpy()
+        lookup = np.full(max(int(table.max()), int(tendons.max())) + 1, np.nan, np.float32)
+        lookup[tendons] = rest
+        hit = (table >= 0) & np.isfinite(lookup[np.maximum(table, 0)])
+        vals[hit] = lookup[table[hit]][:, None]
+        ls.assign(vals)
+
+    # ------------------------------------------------------------------ what was written
+    def targets_written(self) -> None:
+        """DOF position or velocity targets were written into Newton's Control (read at each step)."""
+
+    def fixed_roots_moved(self) -> None:
+        """The joint frame of a fixed root changed: the solver reads it from the model."""
+        self.sim.model_changed(int(_newton().ModelFlags.JOINT_PROPERTIES), now=True)
+
+    def invalidate(self, actors: np.ndarray | None) -> None:
+        """The state of `actors` (host sim indices; None: all) was written: the solver forgets
+        what it carried over for their worlds. MuJoCo warm-starts each step from the last one's
+        accelerations, so a state that went NaN keeps poisoning its world after a reset unless
+        that is cleared (SolverMuJoCo.reset with StateFlags.NONE leaves the state alone and zeroes
+        warm start, activations and applied forces, which control refills). Newton's VBD keeps
+        each body's previous pose to derive its velocity: its reset with no state flags rebases
+        that history on the written poses. XPBD carries nothing over."""
+        newton, solver = _newton(), self.sim.solver
+        if not (hasattr(solver, "mjw_data") or isinstance(solver, newton.solvers.SolverVBD)):
+            return
+        worlds = self.worlds_of(actors)
+        mask = None if worlds is None else _wp().array(worlds, dtype=_wp().bool, device=self.sim.device)
+        solver.reset(self.sim.state, mask, flags=newton.StateFlags.NONE)
+
+    def worlds_of(self, actors: np.ndarray | None) -> np.ndarray | None:
+        """The worlds of `actors` (host sim indices) as a bool mask over the model's worlds, the
+        last entry world -1; None: every world (also when all envs share one world)."""
+        sim = self.sim
+        if actors is None or sim.one_world:
+            return None
+        worlds = np.zeros(int(sim.model.world_count) + 1, bool)
+        worlds[sim.host.actor_env[np.asarray(actors, np.int64)]] = True
+        return worlds
+
+    def _joints_written(self, n: int, host: np.ndarray | None) -> None:
+        """Joints -> bodies of the touched articulations, and the solver forgets its warm start.
+        On MuJoCo, whose truth is the joint coordinates, the bodies follow when the state is next
+        read (forward kinematics of all articulations then: theirs are consistent already); XPBD
+        steps the bodies, whose others must stay bit for bit what they are."""
+        sim = self.sim
+        if sim.type == SimType.SIM_PHYSX:
+            sim.state_written(host)
+            sim.defer_kinematics(self.arts, n)
+            return
+        st = sim.state
+        _newton().eval_fk(sim.model, st.joint_q, st.joint_qd, st, indices=self.arts[:n])
+        sim.state_written(host)
+
+
+class MuJoCoRows(NewtonState):
+    """The backend of SolverMuJoCoC: MuJoCo's rows while they are current, Newton's State otherwise."""
+
+    def __init__(self, sim: Sim, solver: mjc.SolverMuJoCoC):
+        super().__init__(sim)
+        self.c = solver
+
+    def read_roots(self, out: wp.array) -> None:
+        """NewtonState.read_roots, from the rows while they are current."""
+        rows = mjc.root_rows(self.sim)
+        if rows is None:
+            super().read_roots(out)
+        else:                       # (no Newton conversion)
+            rows[0].read_roots(rows[1], out)
+
+    def read_dofs(self, out: wp.array) -> None:
+        """NewtonState.read_dofs, from the rows while they are current."""
+        rows = mjc.dof_rows(self.sim)
+        if rows is None:
+            super().read_dofs(out)
+        else:
+            rows[0].read_dofs(rows[1], out)
+
+    def write_roots(self, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, refused: wp.array) -> None:
+        """NewtonState.write_roots, into the rows while they are current."""
+        rows = mjc.root_rows(self.sim)      # (every root a MuJoCo free joint)
+        if rows is None:
+            super().write_roots(src, ids, host, n, refused)
+        else:
+            rows[0].write_roots(rows[1], src, ids, n, refused)
+
+    def write_dofs(self, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int) -> None:
+        """NewtonState.write_dofs, into the rows while they are current."""
+        rows = mjc.dof_rows(self.sim)
+        if rows is None:
+            super().write_dofs(src, ids, host, n)
+        else:                       # (the listed actors' DOFs: one launch into the rows)
+            rows[0].write_dofs_of(rows[1], src, ids, n, self.sim.dev)
+
+    def write_all_dofs(self, values: np.ndarray) -> bool:
+        """NewtonState.write_all_dofs: into the rows while they are current."""
+        rows = mjc.dof_rows(self.sim)
+        if rows is None:
+            return False
+        rows[0].write_dofs(rows[1], values)        # (straight from the tensor's memory)
+        return True
+
+    def targets_written(self) -> None:
+        """The C solver refills its ctrl rows before the next step."""
+        self.c.targets_written()
+
+    def fixed_roots_moved(self) -> None:
+        """NewtonState.fixed_roots_moved, unless fixed roots are mocap bodies: the reload of the
+        written worlds poses them from their joint frames."""
+        if not self.c.fixed_roots_are_mocap:
+            super().fixed_roots_moved()
+
+    def invalidate(self, actors: np.ndarray | None) -> None:
+        """NewtonState.invalidate: the C solver reloads the worlds written and forgets their warm start."""
+        self.c.invalidate(self.worlds_of(actors), forget=True)       # (the C solver takes the host mask)
+
+
+def make(sim: Sim, solver: object) -> NewtonState:
+    """The backend of `solver`, the sim's (build.py)."""
+    cs = mjc.c_step(solver)
+    return NewtonState(sim) if cs is None else MuJoCoRows(sim, cs)
