@@ -118,12 +118,15 @@ CORE_LAYERS = (
                 "and actors, the handles that name them",
      {"assets", "assets.check", "assets.fixes", "assets.importer", "assets.load", "assets.mjcf", "assets.record",
       "assets.soft", "assets.tendons", "assets.urdf", "handles", "sim"}),
-    ("backends", "the solver paths' own state: MuJoCo C rows and batches, MuJoCo-Warp",
-     {"mjc", "mjw"}),
-    ("physics", "the built model and state read and written through the backends: properties, drives, "
-                "states, forces, contacts, dynamics, the step path, the tensor API's buffers",
-     {"attractors", "contacts", "deformables", "drives", "dynamics", "observables", "props", "state", "step",
-      "tendons", "tensors", "terrain", "wrenches"}),
+    ("backends", "the solver paths and their state behind one interface (backend.py): MuJoCo C rows and "
+                 "batches, MuJoCo-Warp, Newton's State, what each solver reports (observables)",
+     {"backend", "mjc", "mjw", "observables"}),
+    ("api", "the Isaac Gym API over the built sim: properties, drives, states, forces, contacts, dynamics, "
+            "tendons, deformables, the tensor API's buffers; through sim.backend, never a solver path",
+     {"attractors", "contacts", "deformables", "drives", "dynamics", "props", "state", "tendons", "tensors",
+      "terrain", "wrenches"}),
+    ("step", "the step path: substeps, wrenches, clamps, NaN guard, over the backends",
+     {"step"}),
     ("build", "the Newton model, tables and solver made from the records",
      {"build"}),
     ("entry", "what a sim does when built, stepped, written into (engine: Sim.engine), the run's hooks",
@@ -148,6 +151,14 @@ def test_core_imports_follow_its_layers_and_no_module_imports_around_a_loop():
     offenders = sorted(f"{m} ({layer[m]}) imports {d} ({layer[d]})" for m in core for d in graph[m]
                        if d in rank and rank[d] > rank[m])
     assert offenders == []
+    # the API layer branches on no solver path: it imports none of them (sim.backend answers)
+    api = next(mods for name, _, mods in CORE_LAYERS if name == "api")
+    paths = {"gymlike.core.mjc", "gymlike.core.mjw"}
+    assert sorted(f"{m} imports {d}" for m in api for d in graph[f"gymlike.core.{m}"] & paths) == []
+    reads = sorted(f"{m}.py:{node.lineno} reads .solver" for m in api
+                   for node in ast.walk(ast.parse(open(known[f"gymlike.core.{m}"]).read()))
+                   if isinstance(node, ast.Attribute) and node.attr == "solver")
+    assert reads == []
     # (real edges: the record imports its asset records; the orchestration imports the build)
     assert "gymlike.core.assets.record" in graph["gymlike.core.sim"]
     assert "gymlike.core.build" in graph["gymlike.core.engine"]
