@@ -309,7 +309,7 @@ def test_only_sim_py_sets_sim_attributes():
     there (Sim.attach, Sim.component); other modules only read it. The step path (core/step.py)
     advances the stepping state it exists for; mujoco_options is the one public option,
     declared in Sim.__init__, that a task sets before prepare_sim."""
-    stepping = {"state", "state_next", "time", "frame", "joint_state_stale"}
+    stepping = {"state", "state_next", "time", "frame"}
     pkg = os.path.dirname(CORE)
     offenders = []
     for folder, _, files in os.walk(pkg):

@@ -12,8 +12,10 @@ solver that is.
   solver reloads the worlds written.
 
 Inputs arrive validated (tensors.py: shapes, dtypes, the zero-quaternion check whose result is
-`refused`); a backend only moves them. The Newton State's own deferred conversions (rows ->
-State, deferred forward kinematics) stay with Sim.state, which every reader goes through.
+`refused`); a backend only moves them. Whether Newton's State is current is answered here too:
+its pending conversion (MuJoCo C's rows -> State, the deferred forward kinematics of written
+joints) runs when Sim.state, which every reader goes through, asks NewtonState.current; whether
+MuJoCo C's rows are current is SolverMuJoCoC's (mjc.py), which MuJoCoRows asks.
 """
 
 from __future__ import annotations
@@ -24,10 +26,13 @@ import numpy as np
 
 from . import mjc
 from .enums import SimType
-from .launch import Launcher
+from .launch import Graphs, Launcher
 from .runtime import newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import newton
     import warp as wp
 
     from .sim import Sim
@@ -41,6 +46,61 @@ class NewtonState:
         self.launch = Launcher(sim.device)       # recorded launches (CPU graphs) of the row kernels
         # the articulations a write touched (filled by the scatter kernels, read by forward kinematics)
         self.arts = _wp().zeros(max(1, sim.host.num_actors), dtype=_wp().int32, device=sim.device)
+        self.pending = None             # what makes Newton's State current, run when it is next read
+        self.pending_fk = False         # ... and it is the deferred forward kinematics
+        self.kinematics = None          # _Kinematics, made on the first joint write
+        self.joints_stale = False       # joint_q/qd lag body_q/qd (XPBD steps the bodies only)
+
+    # ------------------------------------------------------------------ is Newton's State current?
+    # One pending conversion at a time: MuJoCo C's rows -> State after a step or a row write
+    # (SolverMuJoCoC defers it here through Sim.defer_state_sync), or forward kinematics of the
+    # articulations whose joints were written. XPBD writes bodies only: joints_stale.
+    def current(self) -> newton.State:
+        """Newton's State, any pending conversion run first (Sim.state)."""
+        if self.pending is not None:
+            self.sync()
+        return self.sim.stepping_state
+
+    def joints_current(self) -> newton.State:
+        """Newton's State for joint coordinates only: a pending forward kinematics stays pending
+        (Sim.joint_state)."""
+        if self.pending is not None and not self.pending_fk:
+            self.sync()
+        return self.sim.stepping_state
+
+    def sync(self) -> None:
+        """Run the pending conversion, if any."""
+        sync, self.pending, self.pending_fk = self.pending, None, False
+        if sync is not None:
+            sync()
+
+    def defer(self, sync: Callable[[], None] | None) -> None:
+        """`sync()` makes the State current; it runs when the State is next read (None: cancel)."""
+        self.pending, self.pending_fk = sync, False
+
+    def defer_kinematics(self, arts: wp.array | np.ndarray | None = None, n: int = 0) -> None:
+        """After a write of joint coordinates: the bodies follow them when the State is next read,
+        rather than at each write (a reset writes many); forward kinematics of the articulations
+        `arts[:n]` (Warp int32 or a numpy int array, -1 entries skipped) of every such write, of
+        all when one gives None."""
+        sim = self.sim
+        if self.kinematics is None or self.kinematics.model is not sim.model:
+            self.kinematics = _Kinematics(sim)
+        if not self.pending_fk:              # (one pending pass covers every write)
+            self.sync()
+            self.pending, self.pending_fk = self._forward_kinematics, True
+            self.kinematics.start()
+        self.kinematics.mark(arts, n)
+
+    def _forward_kinematics(self):
+        self.kinematics.run(self.sim.stepping_state)
+
+    def sync_joints(self) -> None:
+        """Make joint_q/joint_qd current after XPBD stepped the bodies."""
+        if self.joints_stale:
+            st = self.current()
+            _newton().eval_ik(self.sim.model, st, st.joint_q, st.joint_qd)
+            self.joints_stale = False
 
     # ------------------------------------------------------------------ reads
     def read_roots(self, out: wp.array) -> None:
@@ -235,6 +295,47 @@ class MuJoCoRows(NewtonState):
     def invalidate(self, actors: np.ndarray | None) -> None:
         """NewtonState.invalidate: the C solver reloads the worlds written and forgets their warm start."""
         self.c.invalidate(self.worlds_of(actors), forget=True)       # (the C solver takes the host mask)
+
+
+class _Kinematics:
+    """Deferred forward kinematics (NewtonState.defer_kinematics): the articulations written since the
+    last pass, as a mask Newton's eval_fk takes, replayed from captured graphs."""
+
+    def __init__(self, sim):
+        self.model = sim.model
+        self.graphs = Graphs(sim.device)
+        self.launch = Launcher(sim.device)
+        self.mask = _wp().zeros(max(1, int(sim.model.articulation_count)), dtype=_wp().bool, device=sim.device)
+        self.host = self.mask.numpy() if sim.device.startswith("cpu") else None
+        self.everything = False
+        self.marked = False           # the mask may hold marks (a pass replaced by a full conversion leaves them)
+
+    def start(self):
+        if self.marked:
+            if self.host is not None:
+                self.host[:] = False
+            else:
+                self.mask.zero_()
+            self.marked = False
+        self.everything = False
+
+    def mark(self, arts, n):
+        if arts is None:
+            self.everything = True
+        elif not self.everything:
+            if self.host is not None:        # (CPU: the mask's memory, written in place)
+                a = (arts if isinstance(arts, np.ndarray) else arts.numpy())[:n]
+                self.host[a[a >= 0]] = True
+            else:
+                if isinstance(arts, np.ndarray):
+                    arts = _wp().array(arts.astype(np.int32), dtype=_wp().int32, device=self.mask.device)
+                self.launch("mark", _tensor_kernels().mark_articulations, n, (arts, self.mask))
+            self.marked = True
+
+    def run(self, st):
+        mask = None if self.everything else self.mask
+        self.graphs(("fk", id(st), mask is None), _newton().eval_fk, self.model, st.joint_q, st.joint_qd, st, mask)
+        self.start()
 
 
 def make(sim: Sim, solver: object) -> NewtonState:

@@ -580,5 +580,4 @@ def _make_states(sim, actors):
     state, state_next = model.state(), model.state()
     newton.eval_fk(model, state.joint_q, state.joint_qd, state)
     state_next.assign(state)
-    sim.attach(state=state, state_next=state_next, control=model.control(), joint_state_stale=False,
-               check_nan=True)
+    sim.attach(state=state, state_next=state_next, control=model.control(), check_nan=True)

@@ -168,7 +168,6 @@ _BUILT = {
     "state_next": "newton.State: the substep's output (swapped with state)",
     "control": "newton.Control: drive targets, joint forces",
     "one_world": "bool: all envs share one Newton world, isolated by collision groups (build.one_world)",
-    "joint_state_stale": "bool: joint_q/qd lag body_q/qd (XPBD writes bodies only; sync_joint_state)",
     "check_nan": "bool: run the NaN guard after each simulate",
     "deformables": "deformables.Deformables: particle, tetrahedron and triangle tables (SIM_FLEX sims)",
 }
@@ -214,8 +213,6 @@ class Sim:
         self.assets: list[Asset] = []
         self.planes: list[PlaneParams] = []
         self.static_meshes = []          # (vertices, triangles, Transform, friction, restitution)
-        self._state_sync = None         # brings `state` up to date when read (core/mjc.py)
-        self._graphs = None             # deferred forward kinematics (_Kinematics, defer_kinematics)
         for name in _BUILT:
             setattr(self, name, None)
         for name in _COMPONENTS:
@@ -370,7 +367,6 @@ class Sim:
         except BaseException:
             # a failed build leaves the sim as before the call: still open for creation, and
             # the same script continues once the cause is removed
-            self._state_sync = None
             for name in _BUILT:
                 setattr(self, name, None)
             raise
@@ -438,21 +434,21 @@ class Sim:
         for a in self.all_actors():
             a.replays = 0
 
-    # The current state. The MuJoCo C step leaves it behind MuJoCo's data and defers the
-    # conversion to the first read (defer_state_sync): every reader comes through here, while
-    # the step path reads `stepping_state` when it needs no current joint or body state.
+    # The current state. Whether Newton's State is current is the backend's to say (core/
+    # backend.py: MuJoCo C leaves it behind its rows and converts on the first read, joint writes
+    # defer forward kinematics, XPBD leaves joint coordinates behind its bodies): every reader
+    # comes through `state`, while the step path reads `stepping_state` when it needs no current
+    # joint or body state. Before the build there is no backend and nothing pending.
     @property
     def state(self) -> newton.State:
         """The current Newton state (any deferred conversion run first)."""
-        if self._state_sync is not None:
-            self.sync_state()
-        return self._state
+        b = self.backend
+        return self._state if b is None else b.current()
 
     def sync_state(self) -> None:
         """Run the deferred conversion into the current state, if any."""
-        sync, self._state_sync = self._state_sync, None
-        if sync is not None:
-            sync()
+        if self.backend is not None:
+            self.backend.sync()
 
     @state.setter
     def state(self, value: newton.State | None) -> None:
@@ -464,9 +460,8 @@ class Sim:
         """`state` for code that reads or writes joint coordinates only: a pending forward
         kinematics (the bodies following written joints) stays pending, so a reset that writes
         root states, then DOF states, then reads DOF states runs it once, when bodies are read."""
-        if self._state_sync is not None and self._state_sync != self._forward_kinematics:
-            self.sync_state()
-        return self._state
+        b = self.backend
+        return self._state if b is None else b.joints_current()
 
     @property
     def stepping_state(self) -> newton.State:
@@ -475,14 +470,15 @@ class Sim:
 
     def defer_state_sync(self, sync: Callable[[], None] | None) -> None:
         """`sync()` makes `state` current; it runs when `state` is next read (None: cancel)."""
-        self._state_sync = sync
+        self.backend.defer(sync)
 
     def attach(self, **parts: Any) -> None:
         """Set what build_model made (the names of _BUILT)."""
         unknown = set(parts) - set(_BUILT)
         if unknown:
             raise AttributeError(f"Sim.attach: {sorted(unknown)} are not declared in core/sim.py _BUILT")
-        self._state_sync = None
+        if self.backend is not None:
+            self.backend.defer(None)     # (a pending conversion was into the parts replaced)
         for name, part in parts.items():
             setattr(self, name, part)
         if "solver" in parts:
@@ -526,27 +522,14 @@ class Sim:
             self.backend.invalidate(actors)
 
     def defer_kinematics(self, arts: wp.array | np.ndarray | None = None, n: int = 0) -> None:
-        """After a write of joint coordinates: the bodies follow them when `state` is next read,
-        rather than at each write (a reset writes many); forward kinematics of the articulations
-        `arts[:n]` (Warp int32 or a numpy int array, -1 entries skipped) of every such write, of
-        all when one gives None."""
-        if self._graphs is None or self._graphs.model is not self.model:
-            self._graphs = _Kinematics(self)
-        if self._state_sync != self._forward_kinematics:     # (one pending pass covers every write)
-            self.sync_state()
-            self._state_sync = self._forward_kinematics
-            self._graphs.start()
-        self._graphs.mark(arts, n)
-
-    def _forward_kinematics(self):
-        self._graphs.run(self._state)
+        """After a write of joint coordinates: the bodies follow when `state` is next read
+        (backend.NewtonState.defer_kinematics)."""
+        self.backend.defer_kinematics(arts, n)
 
     def sync_joint_state(self) -> None:
         """Make joint_q/joint_qd current (XPBD only writes body_q/body_qd)."""
-        if self.joint_state_stale:
-            newton = _newton()
-            newton.eval_ik(self.model, self.state, self.state.joint_q, self.state.joint_qd)
-            self.joint_state_stale = False
+        if self.backend is not None:
+            self.backend.sync_joints()
 
     # ------------------------------------------------------------------ params
     def set_params(self, params: SimParams) -> None:
@@ -571,7 +554,6 @@ class Sim:
     def destroy(self) -> None:
         """Mark the sim destroyed and drop its Newton model, solver and states."""
         self.destroyed = True
-        self._state_sync = None
         self.model = self.solver = self.backend = self.state = self.state_next = self.control = None
 
 
@@ -599,49 +581,6 @@ def deferred_write_failed(e: Exception, what: str, actor: Actor | None, k: int, 
     return cls(f"{call_name()}: the {what} call made before the sim was prepared{where} (deferred write "
                f"{k + 1}) could not be applied: {e}. That write was dropped; the other {kept} deferred "
                f"write(s) are kept for the next prepare_sim")
-
-
-class _Kinematics:
-    """Deferred forward kinematics (Sim.defer_kinematics): the articulations written since the
-    last pass, as a mask Newton's eval_fk takes, replayed from captured graphs."""
-
-    def __init__(self, sim):
-        from .launch import Graphs, Launcher
-        self.model = sim.model
-        self.graphs = Graphs(sim.device)
-        self.launch = Launcher(sim.device)
-        self.mask = _wp().zeros(max(1, int(sim.model.articulation_count)), dtype=_wp().bool, device=sim.device)
-        self.host = self.mask.numpy() if sim.device.startswith("cpu") else None
-        self.everything = False
-        self.marked = False           # the mask may hold marks (a pass replaced by a full conversion leaves them)
-
-    def start(self):
-        if self.marked:
-            if self.host is not None:
-                self.host[:] = False
-            else:
-                self.mask.zero_()
-            self.marked = False
-        self.everything = False
-
-    def mark(self, arts, n):
-        if arts is None:
-            self.everything = True
-        elif not self.everything:
-            if self.host is not None:        # (CPU: the mask's memory, written in place)
-                a = (arts if isinstance(arts, np.ndarray) else arts.numpy())[:n]
-                self.host[a[a >= 0]] = True
-            else:
-                from .tensor_kernels import mark_articulations
-                if isinstance(arts, np.ndarray):
-                    arts = _wp().array(arts.astype(np.int32), dtype=_wp().int32, device=self.mask.device)
-                self.launch("mark", mark_articulations, n, (arts, self.mask))
-            self.marked = True
-
-    def run(self, st):
-        mask = None if self.everything else self.mask
-        self.graphs(("fk", id(st), mask is None), _newton().eval_fk, self.model, st.joint_q, st.joint_qd, st, mask)
-        self.start()
 
 
 def _check_params(p):
