@@ -146,11 +146,15 @@ class TensorAPI:
     def as_array(self, tensor: GymTensor, what: str, rows: int, cols: int | None = None,
                  dtype: torch.dtype | None = None, arg: str = "the tensor") -> wp.array:
         """Validate a gymapi.Tensor argument (type, device, dtype, shape); return a Warp view."""
-        t = self.checked(tensor, what, rows, cols, dtype, arg)
+        return self.warp_of(tensor, self.checked(tensor, what, rows, cols, dtype, arg), (what, arg), rows, cols)
+
+    def warp_of(self, tensor: GymTensor, t: torch.Tensor, site: tuple, rows: int, cols: int | None = None) -> wp.array:
+        """A Warp view of `tensor`, whose torch tensor `t` was checked: its own Warp array when
+        that has the (rows, cols) layout, else staged for the call site `site` (_stage)."""
         want = (rows,) if cols is None else (rows, cols)
         if tensor._wp is not None and tuple(tensor._wp.shape) == want:
             return tensor._wp
-        return self._stage((what, arg), t, want)
+        return self._stage(site, t, want)
 
     def checked(self, tensor: GymTensor, what: str, rows: int, cols: int | None = None,
                 dtype: torch.dtype | None = None, arg: str = "the tensor") -> torch.Tensor:
@@ -297,11 +301,11 @@ class TensorAPI:
         """Write DOF states (dofs, 2) float32 of every actor, or of the `count` actors in `indices`."""
         what = what or call_name()
         backend = self.sim.backend
-        if indices is ALL and self.report_now and self.n_dof:     # (host memory: the backend may take it as is)
-            t = self.checked(tensor, what, self.n_dof, 2, arg="dof_states")
-            if backend.write_all_dofs(t.detach().numpy().reshape(-1, 2)):
-                return True
-        src = self.as_array(tensor, what, self.n_dof, 2, arg="dof_states")
+        t = self.checked(tensor, what, self.n_dof, 2, arg="dof_states")
+        if (indices is ALL and self.report_now and self.n_dof      # (host memory: the backend may take it as is)
+                and backend.write_all_dofs(t.detach().numpy().reshape(-1, 2))):
+            return True
+        src = self.warp_of(tensor, t, (what, "dof_states"), self.n_dof, 2)
         ids, host, n = self.targets(indices, count, what)
         if n and self.n_dof:
             backend.write_dofs(src, ids, host, n)
