@@ -242,7 +242,7 @@ def _make_tables(sim, actors, a_body0, a_joint0, a_shape0, a_qd0, a_q0):
     h.any_fixed_root = not h.actor_floating.all()
     nd = int(h.actor_ndof.sum())
     h.dof_mode = np.zeros(nd, np.int32)             # DOF_MODE_NONE until props.write_dof_props writes modes
-    h.dof_takes = {"pos_target": np.zeros(nd, bool), "vel_target": np.zeros(nd, bool)}
+    h.dof_takes = {"pos_target": (np.zeros(nd, bool), 0), "vel_target": (np.zeros(nd, bool), 0)}
     h.actor_env = np.array([a.env.index for a in actors], np.int64)
     joint_art = model.joint_articulation.numpy()
     # (an actor without rigid bodies, a tet or cloth grid, has no articulation: -1)

@@ -77,8 +77,8 @@ def write_all_host(sim: Sim, kind: str, values: np.ndarray, views: dict) -> bool
         if index is not None and np.array_equal(index, np.arange(len(index))):
             index = None
         v = views[kind] = (dst, dst.numpy(), slice(None) if index is None else index)
-    taken = None if kind == "actuation" else h.dof_takes[kind]
-    if taken is None:
+    taken, count = (None, 0) if kind == "actuation" else h.dof_takes[kind]
+    if taken is None or count == len(taken):
         v[1][v[2]] = values
     else:                       # (kernels.target_taken: only the DOFs whose mode takes the target)
         at = np.arange(len(values)) if isinstance(v[2], slice) else v[2]

@@ -40,13 +40,15 @@ def scatter(sim: Sim, dst: wp.array, idx: np.ndarray, values: np.ndarray, dtype:
 
 
 def _modes_taken(h, ig_dofs, modes):
-    """Keep h.dof_takes (which DOFs take a position / velocity target) with the modes written."""
+    """Keep h.dof_mode and h.dof_takes (which DOFs take a position / velocity target, and how
+    many) with the modes written: the written DOFs only, so a loop over actors stays linear."""
     from .drives import targets_taken
     h.dof_mode[ig_dofs] = modes
-    h.dof_takes = {}
-    for kind in ("pos_target", "vel_target"):
-        taken = targets_taken(h.dof_mode, kind)
-        h.dof_takes[kind] = None if taken.all() else taken
+    for kind, (taken, count) in h.dof_takes.items():
+        new = targets_taken(modes, kind)
+        count += int(new.sum()) - int(taken[ig_dofs].sum())
+        taken[ig_dofs] = new
+        h.dof_takes[kind] = (taken, count)
 
 
 def notify(sim: Sim, *flags: str, now: bool = False) -> None:

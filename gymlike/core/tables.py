@@ -63,8 +63,8 @@ class HostTables(Declared):
     dof_friction: np.ndarray        # (D,) float32: PhysX joint friction coefficient on SIM_PHYSX
                                     # (props.write_dof_props)
     dof_mode: np.ndarray            # (D,) int32: Isaac Gym DofDriveMode (props.write_dof_props)
-    dof_takes: dict                 # 'pos_target' / 'vel_target' -> (D,) bool: the DOF's drive mode takes
-                                    # that target (kernels.target_taken), None when every DOF's does
+    dof_takes: dict                 # 'pos_target' / 'vel_target' -> ((D,) bool: the DOF's drive mode takes
+                                    # that target (kernels.target_taken), how many do)
                                     # (props.write_dof_props; drives.write_all_host)
     body_world: np.ndarray          # (B,) int32: Newton world (-1: shared static)
     body_env: np.ndarray            # (B,) int32: env index
