@@ -54,7 +54,7 @@ def test_root_states_read_on_the_rows_equal_newtons(gym, monkeypatch):
     cs = mjc.c_step(sim.solver)
     assert mjc.root_rows(sim) is not None
     gym.refresh_actor_root_state_tensor(sim)
-    assert not cs.newton_current            # (the rows path left Newton's state unconverted)
+    assert not cs.cur.newton_current            # (the rows path left Newton's state unconverted)
     on_rows = roots.clone()
     no_rows(monkeypatch)
     via_newton, root_bodies = read(gym, sim, roots, bodies)

@@ -232,7 +232,7 @@ def test_states_read_late_equal_states_read_every_frame(gym):
             gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
             gym.simulate(sim)
             if every == 4 and frame == 1:      # nothing read the state: its conversion waits
-                assert sim.backend.pending is not None
+                assert sim.backend.cur.pending is not None
             if frame % every == 0:
                 gym.refresh_actor_root_state_tensor(sim)
                 gym.refresh_dof_state_tensor(sim)
@@ -414,7 +414,7 @@ def test_dof_states_on_mujocos_rows_equal_the_newton_path(gym, monkeypatch):
         ids = torch.tensor([2, 0], dtype=torch.int32)            # the ants of envs 2 and 0
         warm = cs.flat["qacc_warmstart"].copy()
         gym.set_dof_state_tensor_indexed(sim, gymtorch.unwrap_tensor(new), gymtorch.unwrap_tensor(ids), 2)
-        assert (sim.backend.pending == cs.sync) == rows   # (rows: Newton's state follows when read)
+        assert (sim.backend.cur.pending == cs.sync) == rows   # (rows: Newton's state follows when read)
         if rows:       # (the written worlds forget their warm start, the others keep it)
             assert np.abs(warm).max() > 0 and not cs.flat["qacc_warmstart"][[0, 2]].any()
             assert np.array_equal(cs.flat["qacc_warmstart"][1], warm[1])

@@ -112,8 +112,8 @@ def _within(name, package):
 CORE_LAYERS = (
     ("values", "data types, errors, enums, parameters, index tables, Warp kernels, Newton and "
                "MuJoCo adapters: nothing that knows a sim",
-     {"", "collision", "deformable_kernels", "enums", "errors", "gym_tensor", "joint_rows", "kernels", "launch",
-      "math3d", "params", "runtime", "stubs", "tables", "tensor_kernels", "types", "upstream"}),
+     {"", "collision", "currency", "deformable_kernels", "enums", "errors", "gym_tensor", "joint_rows", "kernels",
+      "launch", "math3d", "params", "runtime", "stubs", "tables", "tensor_kernels", "types", "upstream"}),
     ("records", "what the user creates, recorded: assets (parsed once), the Sim record with its envs "
                 "and actors, the handles that name them",
      {"assets", "assets.check", "assets.fixes", "assets.importer", "assets.load", "assets.mjcf", "assets.record",
@@ -162,6 +162,26 @@ def test_core_imports_follow_its_layers_and_no_module_imports_around_a_loop():
     # (real edges: the record imports its asset records; the orchestration imports the build)
     assert "gymlike.core.assets.record" in graph["gymlike.core.sim"]
     assert "gymlike.core.build" in graph["gymlike.core.engine"]
+
+
+def test_only_the_currency_record_sets_what_is_current():
+    """Issue 43: one module answers whether a copy of the state is current. The flags live in
+    core/currency.py's Currency; every other module reads them or calls its methods."""
+    from gymlike.core import currency
+    cur = currency.Currency()
+    cur.track_rows(3)
+    assert set(vars(cur)) == currency.FIELDS     # (FIELDS names every flag the record keeps)
+    known = gymlike_modules()
+    setters = sorted(f"{m} line {node.lineno} sets .{node.attr}" for m, f in known.items()
+                     if m != "gymlike.core.currency"
+                     for node in ast.walk(ast.parse(open(f).read()))
+                     if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                     and node.attr in currency.FIELDS)
+    assert setters == []
+    # (the walk sees a setter: this line would be one)
+    probe = ast.parse("solver.cur.newton_current = False")
+    assert [n.attr for n in ast.walk(probe) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+            and n.attr in currency.FIELDS] == ["newton_current"]
 
 
 def _cycles(graph):

@@ -12,10 +12,11 @@ solver that is.
   solver reloads the worlds written.
 
 Inputs arrive validated (tensors.py: shapes, dtypes, the zero-quaternion check whose result is
-`refused`); a backend only moves them. Whether Newton's State is current is answered here too:
-its pending conversion (MuJoCo C's rows -> State, the deferred forward kinematics of written
-joints) runs when Sim.state, which every reader goes through, asks NewtonState.current; whether
-MuJoCo C's rows are current is SolverMuJoCoC's (mjc.py), which MuJoCoRows asks.
+`refused`); a backend only moves them. Whether a copy is current is recorded in one place,
+core/currency.py, which the backend and the C solver share (`cur`): Newton's State's pending
+conversion (MuJoCo C's rows -> State, the deferred forward kinematics of written joints) runs
+when Sim.state, which every reader goes through, asks NewtonState.current; MuJoCoRows reads
+and writes the rows while Currency.rows_current says they hold the state.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import mjc
+from .currency import Currency
 from .enums import SimType
 from .launch import Graphs, Launcher
 from .runtime import newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
@@ -41,42 +43,41 @@ if TYPE_CHECKING:
 class NewtonState:
     """The backend of every solver whose state is Newton's State."""
 
-    def __init__(self, sim: Sim):
+    def __init__(self, sim: Sim, cur: Currency | None = None):
         self.sim = sim
+        self.cur = cur or Currency()    # what Newton's State (and MuJoCo C's rows) lag
         self.launch = Launcher(sim.device)       # recorded launches (CPU graphs) of the row kernels
         # the articulations a write touched (filled by the scatter kernels, read by forward kinematics)
         self.arts = _wp().zeros(max(1, sim.host.num_actors), dtype=_wp().int32, device=sim.device)
-        self.pending = None             # what makes Newton's State current, run when it is next read
-        self.pending_fk = False         # ... and it is the deferred forward kinematics
         self.kinematics = None          # _Kinematics, made on the first joint write
-        self.joints_stale = False       # joint_q/qd lag body_q/qd (XPBD steps the bodies only)
 
     # ------------------------------------------------------------------ is Newton's State current?
-    # One pending conversion at a time: MuJoCo C's rows -> State after a step or a row write
-    # (SolverMuJoCoC defers it here through Sim.defer_state_sync), or forward kinematics of the
-    # articulations whose joints were written. XPBD writes bodies only: joints_stale.
+    # One pending conversion at a time (self.cur.pending): MuJoCo C's rows -> State after a
+    # step or a row write (SolverMuJoCoC defers it here through Sim.defer_state_sync), or
+    # forward kinematics of the articulations whose joints were written. XPBD writes bodies
+    # only: cur.joints_stale.
     def current(self) -> newton.State:
         """Newton's State, any pending conversion run first (Sim.state)."""
-        if self.pending is not None:
+        if self.cur.pending is not None:
             self.sync()
         return self.sim.stepping_state
 
     def joints_current(self) -> newton.State:
         """Newton's State for joint coordinates only: a pending forward kinematics stays pending
         (Sim.joint_state)."""
-        if self.pending is not None and not self.pending_fk:
+        if self.cur.pending is not None and not self.cur.pending_fk:
             self.sync()
         return self.sim.stepping_state
 
     def sync(self) -> None:
         """Run the pending conversion, if any."""
-        sync, self.pending, self.pending_fk = self.pending, None, False
+        sync = self.cur.take_pending()
         if sync is not None:
             sync()
 
     def defer(self, sync: Callable[[], None] | None) -> None:
         """`sync()` makes the State current; it runs when the State is next read (None: cancel)."""
-        self.pending, self.pending_fk = sync, False
+        self.cur.defer(sync)
 
     def defer_kinematics(self, arts: wp.array | np.ndarray | None = None, n: int = 0) -> None:
         """After a write of joint coordinates: the bodies follow them when the State is next read,
@@ -86,9 +87,9 @@ class NewtonState:
         sim = self.sim
         if self.kinematics is None or self.kinematics.model is not sim.model:
             self.kinematics = _Kinematics(sim)
-        if not self.pending_fk:              # (one pending pass covers every write)
+        if not self.cur.pending_fk:          # (one pending pass covers every write)
             self.sync()
-            self.pending, self.pending_fk = self._forward_kinematics, True
+            self.cur.defer_kinematics(self._forward_kinematics)
             self.kinematics.start()
         self.kinematics.mark(arts, n)
 
@@ -97,10 +98,10 @@ class NewtonState:
 
     def sync_joints(self) -> None:
         """Make joint_q/joint_qd current after XPBD stepped the bodies."""
-        if self.joints_stale:
+        if self.cur.joints_stale:
             st = self.current()
             _newton().eval_ik(self.sim.model, st, st.joint_q, st.joint_qd)
-            self.joints_stale = False
+            self.cur.joints_synced()
 
     # ------------------------------------------------------------------ reads
     def read_roots(self, out: wp.array) -> None:
@@ -239,7 +240,7 @@ class MuJoCoRows(NewtonState):
     """The backend of SolverMuJoCoC: MuJoCo's rows while they are current, Newton's State otherwise."""
 
     def __init__(self, sim: Sim, solver: mjc.SolverMuJoCoC):
-        super().__init__(sim)
+        super().__init__(sim, solver.cur)       # (one record: the rows' flags and Newton's State's)
         self.c = solver
 
     def read_roots(self, out: wp.array) -> None:

@@ -2,7 +2,8 @@
 step in MuJoCo C (`mujoco.batch`: C++, all cores, no GIL, no Python loop over worlds) instead of
 MuJoCo-Warp on Warp's CPU backend. gymlike builds it for SIM_PHYSX sims on the CPU.
 
-One object owns the three copies of the simulated state and which of them is current:
+The solver moves the three copies of the simulated state; which of them is current is kept in
+its `cur` (core/currency.py), the record the sim's backend shares:
 
 * MuJoCo's state, one float64 row per world in the batch (qpos, qvel, act, warm start, and the
   inputs of the next step: ctrl, qfrc_applied, xfrc_applied, equality switches, mocap poses):
@@ -11,7 +12,7 @@ One object owns the three copies of the simulated state and which of them is cur
   write; copied to and from the rows.
 * Newton's `State` (joint and body states, what gymlike's API reads): converted from MuJoCo's
   rows when first read after a step (`defer`, Sim.state), and pushed into the rows only for the
-  worlds something wrote (`reset(state, world_mask)` after gymlike's state writes: `stale`).
+  worlds something wrote (`reset(state, world_mask)` after gymlike's state writes: `rows_stale`).
 
 Newton's conversions (upstream.py names them) run as Warp CPU graphs (`wp.ScopedCapture`):
 captured at their second use, replayed in C++ afterwards.
@@ -40,6 +41,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import joint_rows, mjw, upstream
+from .currency import Currency
 from .math3d import quat_to_matrix
 from .tables import spans
 from .launch import Graphs, Launcher
@@ -79,9 +81,9 @@ def c_step(solver: object) -> SolverMuJoCoC | None:
 
 def root_rows(sim: Sim) -> tuple[SolverMuJoCoC, tuple] | None:
     """(C solver, its root_tables) when the sim's root states can be read and written on
-    MuJoCo's rows now (SolverMuJoCoC.rows_current), else None."""
+    MuJoCo's rows now (Currency.rows_current), else None."""
     cs = c_step(sim.solver)
-    if cs is None or not cs.rows_current(sim.stepping_state):
+    if cs is None or not cs.cur.rows_current(sim.stepping_state):
         return None
     tables = cs.root_tables(sim.dev)
     return None if tables is None else (cs, tables)
@@ -89,9 +91,9 @@ def root_rows(sim: Sim) -> tuple[SolverMuJoCoC, tuple] | None:
 
 def dof_rows(sim: Sim) -> tuple[SolverMuJoCoC, DofCells] | None:
     """(C solver, its dof_cells) when the sim's DOF states can be read and written on MuJoCo's
-    rows now (SolverMuJoCoC.rows_current), else None."""
+    rows now (Currency.rows_current), else None."""
     cs = c_step(sim.solver)
-    if cs is None or not cs.rows_current(sim.stepping_state):
+    if cs is None or not cs.cur.rows_current(sim.stepping_state):
         return None
     cells = cs.dof_cells(sim.dev.dof_qd)
     return None if cells is None else (cs, cells)
@@ -118,10 +120,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         from mujoco import batch as mj_batch
         self.mj_spec = None
         self.graphs = None           # (SolverMuJoCo's construction notifies model changes)
-        self.params_dirty = True
-        self.inputs_gen = 0          # bumps when equality switches or mocap poses may have changed
+        self.cur = Currency()        # which of the rows, their inputs and Newton's State are current
         self.caps = None             # tables of the speed bounds (_speed_bound_tables)
-        self.checked = None          # flags of check_rows on the current rows (None: not checked)
         self.check_cache = None      # (key, tables of check_rows)
         self.check_dev = None        # the DeviceTables check_rows last read
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
@@ -149,23 +149,17 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.count_host = self.count.numpy()
         self.mask = _wp().zeros(self.nworld + 1, dtype=_wp().bool, device=dev)   # reloaded worlds
         self.mask_np = self.mask.numpy()
-        self.stale = np.ones(self.nworld, bool)      # rows to reload from Newton's state
-        self.any_stale = True                         # self.stale.any(), kept as a bool
-        self.forget = np.ones(self.nworld, bool)     # rows whose warm start and activations reset then
+        self.cur.track_rows(self.nworld)
         self.fields = self.base = None
         self.failed = None           # (worlds, message) MuJoCo raised an error in, last step
         # callable(state rows, substeps) run before each batch step: benchmarks record the steps
         # they replay in a raw rollout (benchmarks/raw_mujoco.py)
         self.before_step = None
-        self.ctrl_current = False    # MuJoCo's ctrl rows follow Newton's joint targets
-        self.qfrc_nonzero = self.xfrc_nonzero = True   # the rows' applied forces may be non-zero
         # Newton's conversion of efforts on BALL joints reads joint_q (the joint's rotation):
         # those inputs need Newton's state current before each step (gymlike builds ball joints
         # as three hinges today, so this guards a future mapping)
         newton = _newton()
         self.inputs_read_state = bool((model.joint_type.numpy() == int(newton.JointType.BALL)).any())
-        self.last_out = None         # the Newton state the last C step stands for
-        self.newton_current = True   # Newton's state holds MuJoCo's rows
         self.dt = None
         self.views = {}
         self.observing = False       # the worlds step the model with the force sensor
@@ -230,7 +224,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.joint_fields:
             self.frame_out = {name: b.bind(name) for name in self.joint_fields}
             self.qvel0 = np.zeros((self.nworld, max(1, model.nv)))
-        self.inputs_seen = None
+        self.cur.batch_made()
         W = self.mujoco.mjtWarning
         self.capacity_idx = [int(getattr(W, n)) for n in _CAPACITY_WARNINGS]
         self.capacity_seen = np.zeros((self.nworld, len(self.capacity_idx)), np.int64)
@@ -260,17 +254,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         the C step: those rows reload from it before the next step (the others keep their
         float64 state, so a reset of some envs leaves the others' trajectories as they were).
         `forget`: the written state does not continue the old one (warm start, activations)."""
-        if worlds is None:
-            self.stale[:] = True
-            self.any_stale = True
-            if forget:
-                self.forget[:] = True
-        else:
-            worlds = np.asarray(worlds, bool)[:self.nworld]
-            self.stale |= worlds
-            self.any_stale = self.any_stale or bool(worlds.any())
-            if forget:
-                self.forget |= worlds
+        self.cur.newton_written(worlds, forget)
 
     def reset(self, state: newton.State, world_mask: wp.array | None = None,
               flags: int | None = None) -> None:
@@ -287,12 +271,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.sync()
         super().reset(state, world_mask, flags=flags)
         self.invalidate(worlds, forget=True)
-        self.ctrl_current = False            # (Newton cleared MuJoCo-Warp's inputs: copy them again)
-        self.qfrc_nonzero = self.xfrc_nonzero = True
+        self.cur.solver_reset()            # (Newton cleared MuJoCo-Warp's inputs: copy them again)
 
     def targets_written(self) -> None:
         """Position or velocity targets changed (MuJoCo's ctrl follows them at the next step)."""
-        self.ctrl_current = False
+        self.cur.targets_written()
 
     def notify_model_changed(self, flags: int) -> None:
         """SolverMuJoCo.notify_model_changed, then drop what the C step derived from the model."""
@@ -301,14 +284,12 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def model_changed(self) -> None:
         """Drop the caches, bounds and recorded graphs that depend on the model's parameters."""
-        self.params_dirty = True
-        self.ctrl_current = False        # (gains and actuators may change what ctrl means)
-        self.caps = self.checked = None   # (per-world models: the bounds may change)
+        self.cur.model_changed()         # (gains and actuators may change what ctrl means)
+        self.caps = None                 # (per-world models: the bounds may change)
         self.check_cache = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
         self.body_f_cache = None         # (body flags may change)
         self.wrench_cache = None         # (joints, masses and inertias may change)
         self.joint = None                # (limits, friction, armature and gravity may change)
-        self.inputs_gen += 1
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
 
@@ -405,7 +386,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if frozenset(per_world) != self.per_world_keys:
             self.per_world_keys = frozenset(per_world)
             self.wrench_cache = None
-        self.params_dirty = False
+        self.cur.params_synced()
 
     def _base_value(self, key):
         """The batch model's own value of a field (before any per-world values), float64."""
@@ -521,32 +502,31 @@ class SolverMuJoCoC(SolverMuJoCo):
         caller checked row_wrenches_ok), computed on the rows for the step (state_in.body_f is
         then not read). A step that fills Newton's solver observables (arrays of MuJoCo-Warp)
         runs Newton's own step once."""
-        self.checked = None   # (MuJoCo's velocities change: check_rows again)
+        cur = self.cur
+        cur.rows_checked(None)   # (MuJoCo's velocities change: check_rows again)
         if observables is not None:
             if substeps != 1:
                 raise GymlikeValueError("SolverMuJoCoC.step: Newton's observables are filled one step at a time")
             self.sync()                  # (Newton's step starts from Newton's state)
             super().step(state_in, state_out, control, contacts, dt, observables=observables, **kw)
-            self.last_out = state_out
-            self.invalidate()            # (the rows reload from the result)
+            cur.newton_stepped(state_out)    # (the rows reload from the result)
             return
         if self.inputs_read_state:
             self.sync()
         # Newton's control -> MuJoCo-Warp's copies of the inputs, then into the rows: only what
         # can have changed since the rows were last written
-        ctrl = not self.ctrl_current
-        qfrc = (efforts or self.qfrc_nonzero) and not efforts_on_rows
-        xfrc = (body_forces or self.xfrc_nonzero) and wrenches is None
+        ctrl = not cur.ctrl_current
+        qfrc = (efforts or cur.qfrc_nonzero) and not efforts_on_rows
+        xfrc = (body_forces or cur.xfrc_nonzero) and wrenches is None
         # body wrenches alone: Newton's body_f is MuJoCo's xfrc_applied (force, torque at the COM,
         # world frame), copied into the rows below without Newton's conversion
         direct = xfrc and not (ctrl or qfrc) and self._body_f_rows() is not None
         if ctrl or qfrc or (xfrc and not direct):
             self.graphs(("in", id(state_in), id(control)), upstream.apply_control, self, self.model, state_in,
                         control, self.mjw_data)
-        if state_in is not self.last_out:
-            self.stale[:] = True
-            self.any_stale = True
-        if self.any_stale:
+        if state_in is not cur.rows_of:
+            cur.newton_written()
+        if cur.any_rows_stale:
             self._reload(state_in)
         self._prepare(dt)
         self._write_inputs(ctrl, qfrc, xfrc and not direct)
@@ -555,8 +535,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         limited = self.joint is not None and not self.friction_rows and substeps > 1
         if wrenches is not None and not limited:      # (_step_within_limits writes its own)
             self._write_row_wrenches(wrenches, float(dt) * int(substeps))
-        self.ctrl_current, self.qfrc_nonzero = True, efforts or efforts_on_rows
-        self.xfrc_nonzero = body_forces or wrenches is not None
+        cur.inputs_written(efforts or efforts_on_rows, body_forces or wrenches is not None)
         if self.before_step is not None:
             self.before_step(self.batch.state, int(substeps))
         if self.joint is not None:
@@ -570,55 +549,54 @@ class SolverMuJoCoC(SolverMuJoCo):
             # (those worlds kept their state; gymlike's NaN guard names them after the step)
             self.failed = ([int(i) for i in e.ids], self.batch.error(int(e.ids[0])))
         self._check_capacity()
-        self.last_out = state_out
-        self.newton_current = False
+        cur.rows_stepped(state_out)
+        self._convert_later()            # MuJoCo -> Newton's state when next read
+
+    def _convert_later(self) -> None:
+        """Newton's state lags the rows: it is converted when next read (`defer`), or now."""
         if self.defer is not None:
-            self.defer(self.sync)        # MuJoCo -> Newton's state when next read
+            self.defer(self.sync)
         else:
             self.sync()
 
     def sync(self) -> None:
         """MuJoCo's rows -> Newton's joint and body states (Newton's conversion and forward
         kinematics) of the last step's output state, when they lag."""
-        if self.newton_current:
+        if not self.cur.newton_caught_up():
             return
-        self.newton_current = True
         self._mjw("qpos")[:] = self.rows["qpos"]
         self._mjw("qvel")[:] = self.rows["qvel"]
         if self.mj_model.na:
             self._mjw("act")[:] = self.rows["act"]
         self._mjw("time")[:, 0] = self.rows["time"]
-        s = self.last_out
+        s = self.cur.rows_of
         self.graphs(("out", id(s)), upstream.newton_state_from_mujoco, self, self.model, s, self.mjw_data)
 
     def _reload(self, state):
         """Newton's state -> MuJoCo's rows of the stale worlds."""
-        stale = self.stale
+        stale = self.cur.rows_stale
         self.mask_np[:self.nworld] = stale
         self.graphs(("load", id(state)), upstream.mujoco_from_newton_state, self, self.model, state,
                     self.mjw_data, self.mask)
         r = self.rows
         r["qpos"][stale] = self._mjw("qpos")[stale]
         r["qvel"][stale] = self._mjw("qvel")[stale]
-        gone = stale & self.forget
+        gone = stale & self.cur.rows_forget
         if self.mj_model.na:
             r["act"][stale] = self._mjw("act")[stale]
             r["act"][gone] = 0.0
         r["qacc_warmstart"][gone] = 0.0
         if self.joint is not None:       # (the joint rows' fields of these worlds are of the old state)
             self.joint["valid"][stale] = False
-        stale[:] = False
-        self.any_stale = False
-        self.forget[:] = False
-        self.inputs_gen += 1         # (mocap poses follow the pushed state)
+        self.cur.rows_reloaded()     # (mocap poses follow the pushed state)
 
     def _prepare(self, dt):
         dt = float(dt)
         if dt != self.dt:
             self.dt = dt
             self.mjw_model.opt.timestep.fill_(dt)     # (MuJoCo-Warp's, and the batch's through _sync_params)
-            self.params_dirty = True
-        if self.params_dirty:
+            self.cur.params_stale()
+        if not self.cur.params_current:
             self._sync_params()
 
     def _write_inputs(self, ctrl=True, qfrc=True, xfrc=True):
@@ -629,8 +607,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             self._row("qfrc_applied")[:] = self._mjw("qfrc_applied")
         if xfrc:
             self._row("xfrc_applied")[:] = self._mjw("xfrc_applied")
-        if self.inputs_seen != self.inputs_gen:    # equality switches and mocap poses
-            self.inputs_seen = self.inputs_gen
+        if self.cur.inputs_due():    # equality switches and mocap poses
             if self.mj_model.neq:
                 r["eq_active"][:] = self._mjw("eq_active")
             if self.mj_model.nmocap:
@@ -675,7 +652,7 @@ class SolverMuJoCoC(SolverMuJoCo):
     def row_wrenches_ok(self) -> bool:
         """Whether body wrenches (and exact body speeds) can be computed on the rows: a CPU model
         whose MuJoCo joints are hinges, slides and free joints."""
-        if self.params_dirty:        # (which fields are per-world decides the views)
+        if not self.cur.params_current:      # (which fields are per-world decides the views)
             self._sync_params()
         return self._wrench_tables() is not None
 
@@ -801,7 +778,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if want != self.joint_fields:    # (the batch copies what it binds out of every step: only those)
             self.joint_fields = want
             self._make_batch(self.template, self.batch.state)
-            self.params_dirty = True     # (the new batch gives the per-world values again)
+            self.cur.params_stale()      # (the new batch gives the per-world values again)
         self._prepare(h)                 # (a parameter change may remake the batch)
         if self.joint is None:
             self.joint = self._joint_tables(dev)
@@ -836,9 +813,8 @@ class SolverMuJoCoC(SolverMuJoCo):
                           float(h), t["hits"]))
         if not t["hits_np"][0]:
             return False
-        if self.newton_current:          # (converted before the impulses: convert again)
-            self.newton_current = False
-            self.defer(self.sync) if self.defer is not None else self.sync()
+        if self.cur.rows_ahead():        # (converted before the impulses: convert again)
+            self._convert_later()
         return True
 
     LIMIT_BACKOFF = 5
@@ -927,7 +903,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         t = self._check_tables(dev)
         t["flags"][:] = 0
         self.launch_rows("checks", _kernels().row_checks, self.nworld, t["args"])
-        self.checked, self.check_dev = t["flags"], dev
+        self.cur.rows_checked(t["flags"])
+        self.check_dev = dev
 
     def _check_tables(self, dev):
         key = (id(dev.dof_qd), id(dev.body_ang_cap), id(dev.body_lin_cap), id(self.model.joint_limit_lower),
@@ -995,11 +972,6 @@ class SolverMuJoCoC(SolverMuJoCo):
     # Isaac Gym's DOF states of hinge and slide joints are single coordinates of MuJoCo's rows:
     # the tensor API reads and writes them there, and Newton's state follows only when read
     # (a training loop that reads DOF states and resets some envs then never converts).
-    def rows_current(self, state: newton.State) -> bool:
-        """The rows hold every world's state (no Newton write waits to be reloaded) and `state`
-        is the Newton state the last step stands for."""
-        return state is self.last_out and not self.any_stale
-
     def dof_cells(self, dof_qd: wp.array) -> DofCells | None:
         """Where Isaac Gym's DOFs (Newton DOF indices `dof_qd`, Warp int32) lie in the rows
         (DofCells), or None when one is not a hinge or slide coordinate of MuJoCo."""
@@ -1064,13 +1036,8 @@ class SolverMuJoCoC(SolverMuJoCo):
     def _rows_changed(self) -> None:
         """The rows hold a written state: the row checks rerun, Newton's state follows them when
         next read."""
-        self.checked = None
-        if self.newton_current:
-            self.newton_current = False
-            if self.defer is not None:
-                self.defer(self.sync)
-            else:
-                self.sync()
+        if self.cur.rows_ahead(checked=False):
+            self._convert_later()
 
     # ------------------------------------------------------------------ root states on the rows
     # Where every actor's root is a MuJoCo free joint (Ant, Humanoid, quadrupeds), root states
@@ -1079,7 +1046,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         """The arguments of tensor_kernels.row_roots but `out` (the rows, each actor's world, qpos
         and qvel address of its free joint, MuJoCo body, root body and body origins); None when
         an actor's root is not a free joint of MuJoCo or the row kernels do not follow the model."""
-        tables = self._wrench_tables() if not self.params_dirty else None
+        tables = self._wrench_tables() if self.cur.params_current else None
         if tables is None:
             return None
         M = tables[0]
@@ -1181,7 +1148,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.fields = None
         self.observing = True
         self._make_batch(model, self.batch.state)
-        self.params_dirty = True
+        self.cur.params_stale()
         self._observation_tables()
         return True
 
@@ -1225,7 +1192,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                     self._row_at("xfrc_applied"), m.nbody)
             c = self.obs_cache = (self.batch, args, dict(self.out))
         self.launch_rows("contact_wrenches", _kernels().row_contact_wrenches, bodies.shape[0],
-                         (bodies, *c[1], int(self.xfrc_nonzero), force, torque, pose))
+                         (bodies, *c[1], int(self.cur.xfrc_nonzero), force, torque, pose))
 
     def write_dof_forces(self, newton_dofs: wp.array, out: wp.array) -> None:
         """Generalized force each joint transmits along its DOFs in the last substep (the
@@ -1270,11 +1237,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         distance, no body can move faster than its speed (the bounds of check_rows) and every
         DOF is within its limits' margin (`dev` = sim.dev): the guard's checks on the Newton
         states can then be skipped. (False while rows wait to be reloaded: they are not the state.)"""
-        if self.any_stale:
+        if self.cur.any_rows_stale:
             return False
-        if self.checked is None:
+        if self.cur.rows_checks is None:
             self.check_rows(dev)
-        return not self.checked[0]
+        return not self.cur.rows_checks[0]
 
     def _guard_tables(self, dof_qd, model):
         """(lower, upper) (worlds, nq) bounds on every qpos coordinate: within 1e5 (below the
@@ -1305,12 +1272,12 @@ class SolverMuJoCoC(SolverMuJoCo):
         its cap (no Newton state). True: the caps hold on the rows; False: the row kernels do
         not follow the model and some body may reach its caps (the caller caps through
         Newton's state)."""
-        if self.checked is None:
+        if self.cur.rows_checks is None:
             self.check_rows(dev)
-        if not self.checked[1]:
+        if not self.cur.rows_checks[1]:
             return True
         t = self._check_tables(dev)
-        tables = self._wrench_tables() if not self.params_dirty else None
+        tables = self._wrench_tables() if self.cur.params_current else None
         if tables is None:
             return not self._bounds_reach_caps(t["caps"])
         c = t["cap_args"]
@@ -1319,12 +1286,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         flag = c[1]
         flag[0] = 0
         self.launch_rows("speed_caps", _kernels().row_speed_caps, self.nworld, c[0])
-        if flag[0] and self.newton_current:     # (Newton's state was read since the step)
-            self.newton_current = False
-            if self.defer is not None:
-                self.defer(self.sync)
-            else:
-                self.sync()
+        if flag[0] and self.cur.rows_ahead():   # (Newton's state was read since the step)
+            self._convert_later()
         return True
 
     def _cap_tables(self, dev, M, t):
@@ -1373,7 +1336,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         same sum for linear qvel + each angular |qvel| times the length of the chain from its
         joint's anchor to b's COM (body offsets, inertial offset and anchor offset: longer
         than that distance in any configuration)."""
-        if self.checked is None:
+        if self.cur.rows_checks is None:
             if self.check_dev is None:
                 raise GymlikeValueError("speed bounds: no step has run yet")
             self.check_rows(self.check_dev)

@@ -434,11 +434,12 @@ class Sim:
         for a in self.all_actors():
             a.replays = 0
 
-    # The current state. Whether Newton's State is current is the backend's to say (core/
-    # backend.py: MuJoCo C leaves it behind its rows and converts on the first read, joint writes
-    # defer forward kinematics, XPBD leaves joint coordinates behind its bodies): every reader
-    # comes through `state`, while the step path reads `stepping_state` when it needs no current
-    # joint or body state. Before the build there is no backend and nothing pending.
+    # The current state. Whether Newton's State is current is recorded in core/currency.py and
+    # acted on by the backend (core/backend.py: MuJoCo C leaves it behind its rows and converts
+    # on the first read, joint writes defer forward kinematics, XPBD leaves joint coordinates
+    # behind its bodies): every reader comes through `state`, while the step path reads
+    # `stepping_state` when it needs no current joint or body state. Before the build there is
+    # no backend and nothing pending.
     @property
     def state(self) -> newton.State:
         """The current Newton state (any deferred conversion run first)."""

@@ -191,7 +191,7 @@ class Stepper:
                     sim.defer_kinematics()
                 else:
                     _newton().eval_fk(model, sim.state.joint_q, sim.state.joint_qd, sim.state)
-        sim.backend.joints_stale = sim.type == SimType.SIM_FLEX   # XPBD writes bodies only
+        sim.backend.cur.bodies_stepped(joints_follow=sim.type != SimType.SIM_FLEX)   # (XPBD: bodies only)
         # efforts and body forces last one simulate() call
         if d.efforts_pending:
             if not on_rows:             # (on the rows the effort kernel consumed them)
@@ -263,7 +263,7 @@ class Stepper:
             st = sim.state
             self.launch(("nan", id(st)), _kernels().find_nan_worlds, d.num_bodies,
                         (st.body_q, st.body_qd, d.body_env, d.nan_worlds, d.nan_count))
-            if not sim.backend.joints_stale:    # (XPBD leaves joint coordinates stale: bodies only)
+            if not sim.backend.cur.joints_stale:    # (XPBD leaves joint coordinates stale: bodies only)
                 self.launch(("limits", id(st)), _kernels().find_dofs_past_limits, d.num_dofs,
                             (st.joint_q, d.dof_q, d.dof_qd, sim.model.joint_limit_lower,
                              sim.model.joint_limit_upper, d.dof_env, d.nan_worlds, d.nan_count))
