@@ -1,11 +1,14 @@
 """The solver path behind one interface (issue 43's backend boundary). The tensor API, the drives
 and the handle API read and write root, DOF and rigid body states, and say what they wrote,
-through `sim.backend`, which build.py makes for the solver it built; none of them asks which
-solver that is.
+through `sim.backend`, which build.py makes for the solver it built; the step path (step.py)
+asks it what the solver does itself (steps all substeps in one call, takes efforts and body
+wrenches on its rows, runs PhysX's joint rows, caps speeds, checks its state for the NaN
+guard). None of them asks which solver that is.
 
-* NewtonState: Newton's State holds the truth (MuJoCo-Warp, XPBD, VBD). States are gathered from
+* NewtonState: Newton's State holds the truth (XPBD, VBD, MuJoCo-Warp). States are gathered from
   it and scattered into its joint coordinates (bodies follow by forward kinematics), and a write
   tells the solver to forget what it carried over for the worlds written.
+* MuJoCoWarpRows: NewtonState for MuJoCo-Warp with PhysX's joint rows inside its step (core/mjw.py).
 * MuJoCoRows: MuJoCo C (core/mjc.py). Between steps MuJoCo's rows hold the truth and Newton's
   State is converted only when read; while the rows are current (mjc.root_rows, mjc.dof_rows),
   roots and DOFs are read and written on them, else as NewtonState does, after which the C
@@ -25,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import mjc
+from . import mjc, mjw, observables
 from .currency import Currency
 from .enums import SimType
 from .launch import Graphs, Launcher
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
     import warp as wp
 
     from .sim import Sim
+    from .tables import DeviceTables
 
 
 class NewtonState:
@@ -188,6 +192,74 @@ class NewtonState:
         vals[hit] = lookup[table[hit]][:, None]
         ls.assign(vals)
 
+    # ------------------------------------------------------------------ what the step path asks
+    # step.py asks these, never which solver runs. Newton's State's answers are the plain ones:
+    # one solver call per substep, no rows, Newton's kernels clamp DOF velocities and cap body
+    # speeds on the State after each call, the NaN guard reads the State.
+    merges_substeps = False     # one solver call may step all of a simulate's substeps
+    limits_in_step = False      # PhysX's DOF velocity limits act inside the solver's step
+
+    def step(self, state_in: newton.State, state_out: newton.State, dt: float, kw: dict) -> None:
+        """One solver call of `dt` s from `state_in` into `state_out`, with the sim's Control and
+        contacts; `kw`: the solver's keyword arguments (Newton's observables, the C step's)."""
+        sim = self.sim
+        sim.solver.step(state_in, state_out, sim.control, sim.contacts, dt, **kw)
+
+    def on_rows(self, kw: dict) -> bool:
+        """Whether a solver call with keyword arguments `kw` steps MuJoCo C's rows (then it takes
+        `substeps` and the row inputs: SolverMuJoCoC.step)."""
+        return False
+
+    def joint_rows(self, kw: dict) -> bool:
+        """Whether PhysX's joint rows (core/joint_rows.py) run with a solver call given `kw`."""
+        return False
+
+    def write_efforts(self, dev: DeviceTables) -> bool:
+        """The pending DOF efforts straight into the solver's rows (consumed there); False: they go
+        through Newton's Control (nothing written)."""
+        return False
+
+    def row_wrenches_ok(self) -> bool:
+        """Whether body wrenches can be computed on the solver's rows (no Newton State needed)."""
+        return False
+
+    def begin_joint_rows(self, dev: DeviceTables, h: float, friction_scale: float) -> None:
+        """Before a solver call of `h` s with the joint rows on (joint_rows answered True)."""
+
+    def apply_joint_rows(self, h: float) -> None:
+        """The DOF velocity limits after a solver call on the rows (on_rows answered True)."""
+
+    def check_rows(self, dev: DeviceTables) -> None:
+        """After a solver call on the rows: the bounds read by cap_speeds and surely_sound."""
+
+    def cap_speeds(self, dev: DeviceTables) -> bool:
+        """Isaac Gym's body speed caps applied by the solver path; False: the caller caps them on
+        Newton's State."""
+        return False
+
+    def scale_velocities(self, newton_qd: np.ndarray, factors: np.ndarray) -> None:
+        """The DOF velocities `newton_qd` (Newton DOF indices) times `factors`, in the rows the
+        solver steps (Newton's State is scaled by the caller)."""
+
+    def bodies_follow_joints(self) -> None:
+        """After DOF velocities were clamped in Newton's State: its bodies follow them."""
+        st = self.sim.state
+        _newton().eval_fk(self.sim.model, st.joint_q, st.joint_qd, st)
+
+    def surely_sound(self, dev: DeviceTables) -> bool:
+        """True when the solver's own state shows nothing for the NaN guard to flag (the guard's
+        checks on Newton's State can be skipped); False: check Newton's State."""
+        return False
+
+    def check_capacity(self) -> None:
+        """Warn once when a buffer of the last steps overflowed (read with the NaN flags)."""
+        observables.check_capacity(self.sim)
+
+    def take_failure(self) -> tuple[list[int], str, str] | None:
+        """(worlds, the solver's message, what to do) when the solver stopped some worlds in the
+        last steps, now forgotten; None: none stopped."""
+        return None
+
     # ------------------------------------------------------------------ what was written
     def targets_written(self) -> None:
         """DOF position or velocity targets were written into Newton's Control (read at each step)."""
@@ -236,12 +308,97 @@ class NewtonState:
         sim.state_written(host)
 
 
+class MuJoCoWarpRows(NewtonState):
+    """The backend of mjw.SolverMuJoCoWarp: Newton's State, PhysX's joint rows inside each
+    MuJoCo-Warp step (DOF friction bounds before it, velocity limits after it)."""
+
+    limits_in_step = True
+
+    def __init__(self, sim: Sim, solver: mjw.SolverMuJoCoWarp):
+        super().__init__(sim)
+        self.w = solver
+
+    def joint_rows(self, kw: dict) -> bool:
+        """NewtonState.joint_rows: every call."""
+        return True
+
+    def begin_joint_rows(self, dev: DeviceTables, h: float, friction_scale: float) -> None:
+        """NewtonState.begin_joint_rows: the tables the step's joint rows read."""
+        self.w.begin_joint_rows(dev, h, friction_scale)
+
+
 class MuJoCoRows(NewtonState):
     """The backend of SolverMuJoCoC: MuJoCo's rows while they are current, Newton's State otherwise."""
+
+    merges_substeps = True
 
     def __init__(self, sim: Sim, solver: mjc.SolverMuJoCoC):
         super().__init__(sim, solver.cur)       # (one record: the rows' flags and Newton's State's)
         self.c = solver
+
+    # ------------------------------------------------------------------ the step path's questions
+    def on_rows(self, kw: dict) -> bool:
+        """NewtonState.on_rows: every call but one filling Newton's observables (a MuJoCo-Warp step)."""
+        return "observables" not in kw
+
+    def joint_rows(self, kw: dict) -> bool:
+        """NewtonState.joint_rows: with every call on the rows."""
+        return "observables" not in kw
+
+    def write_efforts(self, dev: DeviceTables) -> bool:
+        """NewtonState.write_efforts: into the qfrc_applied rows (unless a call fills Newton's
+        observables: it runs on MuJoCo-Warp from Newton's Control)."""
+        return not self.sim.step_kwargs and self.c.write_efforts(dev)
+
+    def row_wrenches_ok(self) -> bool:
+        """NewtonState.row_wrenches_ok: SolverMuJoCoC.row_wrenches_ok."""
+        return self.c.row_wrenches_ok()
+
+    def begin_joint_rows(self, dev: DeviceTables, h: float, friction_scale: float) -> None:
+        """NewtonState.begin_joint_rows: SolverMuJoCoC.begin_joint_rows."""
+        self.c.begin_joint_rows(dev, h, friction_scale)
+
+    def apply_joint_rows(self, h: float) -> None:
+        """NewtonState.apply_joint_rows: SolverMuJoCoC.apply_joint_rows."""
+        self.c.apply_joint_rows(h)
+
+    def check_rows(self, dev: DeviceTables) -> None:
+        """NewtonState.check_rows: SolverMuJoCoC.check_rows."""
+        self.c.check_rows(dev)
+
+    def cap_speeds(self, dev: DeviceTables) -> bool:
+        """NewtonState.cap_speeds: on the rows (SolverMuJoCoC.cap_speeds)."""
+        return self.c.cap_speeds(dev)
+
+    def scale_velocities(self, newton_qd: np.ndarray, factors: np.ndarray) -> None:
+        """NewtonState.scale_velocities: in the rows."""
+        self.c.scale_velocities(newton_qd, factors)
+
+    def bodies_follow_joints(self) -> None:
+        """NewtonState.bodies_follow_joints: when the State is next read."""
+        self.defer_kinematics()
+
+    def surely_sound(self, dev: DeviceTables) -> bool:
+        """NewtonState.surely_sound: from the checks on MuJoCo's rows (SolverMuJoCoC.surely_sound)."""
+        return self.c.surely_sound(dev)
+
+    def check_capacity(self) -> None:
+        """NewtonState.check_capacity: the C step warns of its own after each step."""
+
+    def take_failure(self) -> tuple[list[int], str, str] | None:
+        """NewtonState.take_failure: the worlds MuJoCo C raised an error in."""
+        failed, self.c.failed = self.c.failed, None
+        if failed is None:
+            return None
+        if "stackAlloc" in failed[1] or "out of memory" in failed[1]:
+            todo = (f"MuJoCo's arena ({self.c.template.narena // 1024} KiB per world) is too small for their "
+                    "contacts and constraints: raise it with sim.mujoco_options = {'arena_kib': N} before "
+                    "prepare_sim (gymlike.envs tasks: sim.mujoco.arena_kib)")
+        else:
+            todo = "reset those envs"
+        return failed[0], failed[1], todo
+
+    # ------------------------------------------------------------------ states on the rows
 
     def read_roots(self, out: wp.array) -> None:
         """NewtonState.read_roots, from the rows while they are current."""
@@ -341,5 +498,7 @@ class _Kinematics:
 
 def make(sim: Sim, solver: object) -> NewtonState:
     """The backend of `solver`, the sim's (build.py)."""
-    cs = mjc.c_step(solver)
-    return NewtonState(sim) if cs is None else MuJoCoRows(sim, cs)
+    cs, ws = mjc.c_step(solver), mjw.rows_step(solver)
+    if cs is not None:
+        return MuJoCoRows(sim, cs)
+    return NewtonState(sim) if ws is None else MuJoCoWarpRows(sim, ws)

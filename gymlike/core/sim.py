@@ -160,7 +160,7 @@ _BUILT = {
     "host": "tables.HostTables: index maps on the host",
     "dev": "tables.DeviceTables: index maps, per-entity arrays and step flags on the sim device",
     "solver": "Newton solver: SolverMuJoCo (SIM_PHYSX) or SolverXPBD (SIM_FLEX)",
-    "backend": "backend.NewtonState or MuJoCoRows: states read and written, writes reported, for the solver",
+    "backend": "backend.NewtonState, MuJoCoWarpRows or MuJoCoRows: states, writes, the step's questions",
     "pipeline": "newton.CollisionPipeline when gymlike runs collision itself (XPBD; MuJoCo with static meshes)",
     "contacts": "newton.Contacts the solver steps with (pipeline's, or the observables' buffer)",
     "step_kwargs": "dict: extra keyword arguments of solver.step (observables)",

@@ -14,8 +14,7 @@ import time
 
 import numpy as np
 
-from . import dynamics, mjc, mjw
-from . import observables as OBS
+from . import dynamics
 from .enums import SimType
 from .errors import SimulationNaNError, listed
 from .launch import Launcher
@@ -70,10 +69,9 @@ class Stepper:
         h = float(sim.params.dt) / n_sub
         d = sim.dev
         launch = self.launch
-        cstep = mjc.c_step(sim.solver)
-        wstep = mjw.rows_step(sim.solver)     # MuJoCo-Warp with PhysX's joint rows
+        b = sim.backend                       # (what the solver path does itself: core/backend.py)
         # efforts: on MuJoCo C (every substep on it) straight into MuJoCo's rows, else Newton's joint_f
-        on_rows = bool(d.efforts_pending and cstep is not None and not sim.step_kwargs and cstep.write_efforts(d))
+        on_rows = bool(d.efforts_pending and b.write_efforts(d))
         # SIM_FLEX: efforts + drive stiffness every substep (below); on XPBD every effort, applied
         # as the articulation's response (dynamics.XpbdJointForces)
         articulated = d.xpbd_articulated and d.efforts_pending
@@ -94,9 +92,9 @@ class Stepper:
         # (on the C pipeline the state may lag MuJoCo's data until read: read it current where
         # body or joint states are used, sim.sync_state)
         for nstep, kw in self._solver_calls(n_sub, attractors is not None, need_wrench):
+            on_c = b.on_rows(kw)
             # body wrenches on MuJoCo C's rows (no Newton state needed), else from Newton's state
-            on_rows_w = (need_wrench and attractors is None and cstep is not None and "observables" not in kw
-                         and cstep.row_wrenches_ok())
+            on_rows_w = need_wrench and attractors is None and on_c and b.row_wrenches_ok()
             synced = (need_wrench and not on_rows_w) or sim.pipeline is not None
             s_in, s_out = (sim.state if synced else sim.stepping_state), sim.state_next
             if need_wrench and not on_rows_w:
@@ -127,36 +125,33 @@ class Stepper:
                         s_in.body_f.zero_()       # (nothing else wrote it this substep)
                         dirty.add(id(s_in))
                     dynamics.xpbd_joint_forces(sim).apply(s_in, d.effort_f)
-            on_c = cstep is not None and "observables" not in kw
             # PhysX's joint rows (core/joint_rows.py): DOF friction bounds before the step and
             # velocity limits after it, on MuJoCo C or inside MuJoCo-Warp's step (core/mjw.py)
-            joints = (on_c or wstep is not None) and (d.velocity_clamp or d.joint_friction)
+            joints = b.joint_rows(kw) and (d.velocity_clamp or d.joint_friction)
             if on_c:
                 kw = dict(kw, substeps=nstep, efforts=d.efforts_pending and not on_rows,
                           body_forces=need_wrench and not on_rows_w, efforts_on_rows=on_rows,
                           wrenches=d if on_rows_w else None)
-                if joints:
-                    cstep.begin_joint_rows(d, h, self.friction_scale())
-            elif joints:
-                wstep.begin_joint_rows(d, h, self.friction_scale())
+            if joints:
+                b.begin_joint_rows(d, h, self.friction_scale())
             t0 = self._clock()
-            sim.solver.step(s_in, s_out, sim.control, sim.contacts, h, **kw)
+            b.step(s_in, s_out, h, kw)
             self._lap("solver", t0)
             if joints and on_c and d.velocity_clamp:
                 # PhysX's DOF velocity limits as joint impulses of the step (MuJoCo has none;
                 # core/joint_rows.py, which also gave the step its joint friction bounds)
-                cstep.apply_joint_rows(h)
+                b.apply_joint_rows(h)
             if on_c and (d.speed_caps or sim.check_nan):
                 # one pass over MuJoCo C's rows: the speed bounds read by the caps and the NaN
                 # guard below
-                cstep.check_rows(d)
+                b.check_rows(d)
             elif d.velocity_clamp and not on_c and not joints:
                 sim.sync_state()
                 launch(("vclamp", id(s_out)), _kernels().clamp_dof_velocities, d.num_dofs,
                        (d.dof_qd, d.dof_velocity_limit, s_out.joint_qd, self.clamped))
             # body speed caps (Isaac Gym's max_linear/angular_velocity); the C step applies them on
             # MuJoCo's rows (bounds first, exact speeds where a body may reach its caps)
-            caps = d.speed_caps and (not on_c or not cstep.cap_speeds(d))
+            caps = d.speed_caps and (not on_c or not b.cap_speeds(d))
             if caps or d.speed_caps_xpbd:
                 if caps:
                     sim.sync_state()
@@ -176,22 +171,19 @@ class Stepper:
                 scale = d.actor_speed_scale.numpy()
                 capped = np.nonzero(scale < 1.0)[0]
                 host = sim.host
-                cstep.scale_velocities(spans(host.actor_qd0[capped], host.actor_nqd[capped]),
+                b.scale_velocities(spans(host.actor_qd0[capped], host.actor_nqd[capped]),
                                        np.repeat(scale[capped], host.actor_nqd[capped]))
                 sim.defer_kinematics(host.actor_articulation[capped], len(capped))
             sim.state, sim.state_next = s_out, s_in
-        if d.speed_caps or (d.velocity_clamp and wstep is None):
+        if d.speed_caps or (d.velocity_clamp and not b.limits_in_step):
             # MuJoCo reads joint_qd, so the clamped velocities act from the next substep on; the
             # body velocities follow them once per simulate, and only when a clamp happened (on
             # CUDA the flag is not read back, to keep the device asynchronous); on MuJoCo C when
             # the state is next read
             if not sim.device.startswith("cpu") or self.flag(self.clamped):
                 self.clamped.zero_()
-                if cstep is not None:
-                    sim.defer_kinematics()
-                else:
-                    _newton().eval_fk(model, sim.state.joint_q, sim.state.joint_qd, sim.state)
-        sim.backend.cur.bodies_stepped(joints_follow=sim.type != SimType.SIM_FLEX)   # (XPBD: bodies only)
+                b.bodies_follow_joints()
+        b.cur.bodies_stepped(joints_follow=sim.type != SimType.SIM_FLEX)   # (XPBD: bodies only)
         # efforts and body forces last one simulate() call
         if d.efforts_pending:
             if not on_rows:             # (on the rows the effort kernel consumed them)
@@ -235,13 +227,13 @@ class Stepper:
         keep their per-substep evaluation."""
         kw = self.sim.step_kwargs
         d = self.sim.dev
-        cstep = mjc.c_step(self.sim.solver)
+        b = self.sim.backend
         # PhysX's joint rows act at every substep: DOF friction bounds before it (one substep
         # per call); velocity limits after it, which the C step keeps inside one call of all
         # substeps where it can redo a world's substeps (SolverMuJoCoC.step: body wrenches
         # computed on its rows, or none)
-        merged = (not attractors and cstep is not None and not d.joint_friction
-                  and (not d.velocity_clamp or not need_wrench or cstep.row_wrenches_ok()))
+        merged = (not attractors and b.merges_substeps and not d.joint_friction
+                  and (not d.velocity_clamp or not need_wrench or b.row_wrenches_ok()))
         if merged:
             first = n_sub - 1 if kw else n_sub       # a step filling Newton's observables runs on MuJoCo-Warp
             return ([(first, {})] if first else []) + ([(1, kw)] if kw else [])
@@ -256,14 +248,14 @@ class Stepper:
         """Flag worlds whose state went non-finite or diverged; every nan_check_interval frames, raise
         SimulationNaNError (its `envs`: the env indices) if any was flagged or MuJoCo stopped."""
         sim, d = self.sim, self.sim.dev
-        cstep = mjc.c_step(sim.solver)
+        b = sim.backend
         # (the C step first checks MuJoCo's state: finite, provably below the speed bound and
         # within the DOF limits' margin leaves nothing to flag, and needs no Newton conversion)
-        if cstep is None or not cstep.surely_sound(d):
+        if not b.surely_sound(d):
             st = sim.state
             self.launch(("nan", id(st)), _kernels().find_nan_worlds, d.num_bodies,
                         (st.body_q, st.body_qd, d.body_env, d.nan_worlds, d.nan_count))
-            if not sim.backend.cur.joints_stale:    # (XPBD leaves joint coordinates stale: bodies only)
+            if not b.cur.joints_stale:    # (XPBD leaves joint coordinates stale: bodies only)
                 self.launch(("limits", id(st)), _kernels().find_dofs_past_limits, d.num_dofs,
                             (st.joint_q, d.dof_q, d.dof_qd, sim.model.joint_limit_lower,
                              sim.model.joint_limit_upper, d.dof_env, d.nan_worlds, d.nan_count))
@@ -272,18 +264,11 @@ class Stepper:
             return
         first = sim.frame - self.nan_unread + 1
         self.nan_unread = 0
-        if cstep is None:
-            OBS.check_capacity(sim)
-        failed = cstep.failed if cstep is not None else None
+        b.check_capacity()
+        failed = b.take_failure()
         if failed is not None:       # MuJoCo raised in some worlds (they kept their state)
-            cstep.failed = None
             shown = listed(failed[0])
-            if "stackAlloc" in failed[1] or "out of memory" in failed[1]:
-                todo = (f"MuJoCo's arena ({cstep.template.narena // 1024} KiB per world) is too small for their "
-                        "contacts and constraints: raise it with sim.mujoco_options = {'arena_kib': N} before "
-                        "prepare_sim (gymlike.envs tasks: sim.mujoco.arena_kib)")
-            else:
-                todo = "reset those envs"
+            todo = failed[2]
             err = SimulationNaNError(f"simulate: MuJoCo stopped env(s) {shown} at frame {sim.frame} (they kept "
                                      f"their state): {' '.join(failed[1].split())}; {todo}")
             err.envs = failed[0]
