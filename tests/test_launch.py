@@ -4,7 +4,7 @@ CPU while its dimension and arguments stay the same; every change reaches the ke
 import numpy as np
 import warp as wp
 
-from gymlike.core.launch import Launcher
+from gymlike.core.launch import Launcher, Memo
 
 
 @wp.kernel
@@ -39,3 +39,21 @@ def test_replays_run_the_kernel_and_every_change_reaches_it():
         launch("other", _add, 4, (a, 1.0))
     assert launch._cmds["other"][4]
     np.testing.assert_array_equal(a.numpy(), [14, 14, 13, 13])
+
+
+def test_a_memo_remakes_a_table_when_a_source_is_another_object_or_dropped():
+    memo, made = Memo(), []
+
+    def make(tag):
+        made.append(tag)
+        return tag
+    a, b = np.zeros(3), np.zeros(3)
+    assert memo.get("t", (a, b), lambda: make(1)) == 1
+    assert memo.get("t", (a, b), lambda: make(2)) == 1            # same objects: kept
+    assert memo.get("t", (a, np.zeros(3)), lambda: make(3)) == 3  # an equal but other array: made again
+    assert memo.get("u", (), lambda: make(None)) is None          # (a None table is kept too)
+    assert memo.get("u", (), lambda: make(4)) is None
+    memo.drop("t", "u", "never made")
+    assert memo.get("t", (a, np.zeros(3)), lambda: make(5)) == 5
+    assert memo.get("u", (), lambda: make(6)) == 6
+    assert made == [1, 3, None, 5, 6]

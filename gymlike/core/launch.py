@@ -11,7 +11,13 @@ cost a few microseconds each instead of tens."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import warp as wp
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 
 class Launcher:
@@ -110,3 +116,36 @@ class Graphs:
             fn(*args)
         else:
             wp.capture_launch(g)
+
+
+class Memo:
+    """Tables derived from arrays and models (kernel arguments, index maps), each kept under a
+    name with the objects it was made from, compared by identity: a replaced array, batch or
+    table makes it again; `drop` forgets tables whose source changed in place (the model's
+    parameters). The C solver keeps its row-kernel tables here (core/mjc.py)."""
+
+    __slots__ = ("kept",)
+
+    def __init__(self):
+        self.kept = {}
+
+    def get(self, name: str, of: tuple, make: Callable[[], Any]) -> Any:
+        """The table `name` made by `make()` from the objects `of`, made again when one of them
+        is another object than last time."""
+        c = self.kept.get(name)
+        if c is not None:
+            old = c[0]
+            if len(old) == len(of):
+                for a, b in zip(old, of):
+                    if a is not b:
+                        break
+                else:
+                    return c[1]
+        value = make()
+        self.kept[name] = (of, value)
+        return value
+
+    def drop(self, *names: str) -> None:
+        """Forget the tables `names` (made again on their next use)."""
+        for name in names:
+            self.kept.pop(name, None)

@@ -44,7 +44,7 @@ from . import joint_rows, mjw, upstream
 from .currency import Currency
 from .math3d import quat_to_matrix
 from .tables import spans
-from .launch import Graphs, Launcher
+from .launch import Graphs, Launcher, Memo
 from .errors import GymlikeValueError, listed, warn
 from .runtime import kernels as _kernels, newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
 
@@ -122,7 +122,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.graphs = None           # (SolverMuJoCo's construction notifies model changes)
         self.cur = Currency()        # which of the rows, their inputs and Newton's State are current
         self.caps = None             # tables of the speed bounds (_speed_bound_tables)
-        self.check_cache = None      # (key, tables of check_rows)
+        # tables derived from the model, the batch and gymlike's tables, by name: "check" (of
+        # check_rows), "limits" (_guard_tables), "efforts" (write_efforts), "roots" (root_tables),
+        # "dof_cells", "set_dofs" (write_dofs_of), "forget" (_forget_ranges), "dof_forces",
+        # "contact_wrenches", "body_f" (_body_f_rows), "wrenches" (_wrench_tables)
+        self.memo = Memo()
         self.check_dev = None        # the DeviceTables check_rows last read
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
         mjw.fixed_child_frames(self)
@@ -164,13 +168,6 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.views = {}
         self.observing = False       # the worlds step the model with the force sensor
         self.dof_rows = None         # Newton DOF -> flat qvel row (_newton_dof_rows)
-        self.dof_cell_cache = None   # (id of the DOF table, dof_cells)
-        self.limit_cache = None      # (ids of the tables, _guard_tables)
-        self.effort_cache = None     # (effort array, arguments of kernels.row_efforts) of write_efforts
-        self.root_cache = None       # (key, root_tables)
-        self.set_dofs_cache = None   # (key, arguments of scatter_dofs_on_rows after n) of write_dofs_of
-        self.forget_cache = None     # (batch, _forget_ranges)
-        self.dof_force_cache = None  # (batch, DOF table, arguments of kernels.row_dof_forces, the arrays they view)
         # actors welded to the world are MuJoCo mocap bodies: a new root pose reaches MuJoCo
         # through the reload of its world (no model notification needed)
         newton = _newton()
@@ -180,10 +177,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         mocap = np.asarray(m.body_mocapid)[np.nonzero(np.isin(b2n, roots))[1]]
         self.fixed_roots_are_mocap = bool(len(mocap) >= len(roots) and (mocap >= 0).all())
         self.obs_tables = None
-        self.obs_cache = None        # (batch, arguments of write_contact_wrenches, the arrays they view)
         self.capacity_seen = None
-        self.body_f_cache = None     # (_body_f_rows,)
-        self.wrench_cache = None     # (_wrench_tables,)
         self.per_world_keys = frozenset()    # model fields the batch gives per-world values (_sync_params)
         self.joint = None            # PhysX's joint rows: tables and views (_joint_tables), None: off or stale
         self.joint_fields = ()       # the fields the batch binds for the joint rows (joint_rows.fields)
@@ -207,7 +201,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         # the rows as one Warp array (a view: no copy), read and written by the row kernels
         self.state_rows = _wp().array(ptr=b.state.ctypes.data, dtype=_wp().float64, shape=b.state.shape,
                                       device="cpu")
-        self.wrench_cache = self.check_cache = self.effort_cache = None   # (views of the old batch's rows and fields)
+        self.memo.drop("wrenches", "check", "efforts")   # (views of the old batch's rows and fields)
         self.rows = {name: b.bind(name) for name in
                      ("time", "qpos", "qvel", "act", "qacc_warmstart", "ctrl", "qfrc_applied",
                       "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat")}
@@ -286,9 +280,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         """Drop the caches, bounds and recorded graphs that depend on the model's parameters."""
         self.cur.model_changed()         # (gains and actuators may change what ctrl means)
         self.caps = None                 # (per-world models: the bounds may change)
-        self.check_cache = self.limit_cache = self.effort_cache = None   # (DOF limits and modes may change)
-        self.body_f_cache = None         # (body flags may change)
-        self.wrench_cache = None         # (joints, masses and inertias may change)
+        self.memo.drop("check", "limits", "efforts")     # (DOF limits and modes may change)
+        self.memo.drop("body_f")         # (body flags may change)
+        self.memo.drop("wrenches")       # (joints, masses and inertias may change)
         self.joint = None                # (limits, friction, armature and gravity may change)
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
@@ -385,7 +379,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 cur[...] = value.reshape(cur.shape)
         if frozenset(per_world) != self.per_world_keys:
             self.per_world_keys = frozenset(per_world)
-            self.wrench_cache = None
+            self.memo.drop("wrenches")
         self.cur.params_synced()
 
     def _base_value(self, key):
@@ -618,19 +612,19 @@ class SolverMuJoCoC(SolverMuJoCo):
         """(worlds, MuJoCo bodies, Newton bodies, columns) where Newton's conversion copies
         body_f into xfrc_applied unchanged (every body of a world in its own world, none
         kinematic), else None."""
-        c = self.body_f_cache
-        if c is None:
-            b2n = self.mjc_body_to_newton.numpy()
-            w, mb = np.nonzero(b2n >= 0)
-            nb = b2n[w, mb]
-            m = self.model
-            kinematic = (m.body_flags.numpy()[nb] & int(_newton().BodyFlags.KINEMATIC)) != 0
-            ok = (m.body_world.numpy()[nb] == w).all() and not kinematic.any()
-            order = np.argsort(nb, kind="stable")
-            w, mb, nb = w[order], mb[order], nb[order]
-            cols = _world_columns(w, mb, self.nworld) if (nb == np.arange(len(nb))).all() else None
-            c = self.body_f_cache = ((w, mb, nb, cols),) if ok else (None,)
-        return c[0]
+        return self.memo.get("body_f", (), self._make_body_f_rows)
+
+    def _make_body_f_rows(self):
+        b2n = self.mjc_body_to_newton.numpy()
+        w, mb = np.nonzero(b2n >= 0)
+        nb = b2n[w, mb]
+        m = self.model
+        kinematic = (m.body_flags.numpy()[nb] & int(_newton().BodyFlags.KINEMATIC)) != 0
+        ok = (m.body_world.numpy()[nb] == w).all() and not kinematic.any()
+        order = np.argsort(nb, kind="stable")
+        w, mb, nb = w[order], mb[order], nb[order]
+        cols = _world_columns(w, mb, self.nworld) if (nb == np.arange(len(nb))).all() else None
+        return (w, mb, nb, cols) if ok else None
 
     def _write_body_f(self, body_f):
         w, mb, nb, cols = self._body_f_rows()
@@ -657,10 +651,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         return self._wrench_tables() is not None
 
     def _wrench_tables(self):
-        c = self.wrench_cache
-        if c is None:
-            c = self.wrench_cache = (self._build_wrench_tables(),)
-        return c[0]
+        return self.memo.get("wrenches", (), self._build_wrench_tables)
 
     def _build_wrench_tables(self):
         """(kernels.RowModel, the numpy arrays it views): zero-copy Warp views of the rows and of the model fields
@@ -752,19 +743,19 @@ class SolverMuJoCoC(SolverMuJoCo):
         cells = self.dof_cells(dev.dof_qd)
         if cells is None:
             return False
-        c = self.effort_cache
-        if c is None or c[0] is not dev.dof_effort:
-            wp = _wp()
-            scale = dev.dof_effort_scale.numpy() * (dev.dof_mode.numpy() == int(_kernels().DOF_MODE_EFFORT))
-
-            def on_cpu(a, dtype):
-                return wp.array(np.ascontiguousarray(a, dtype), device="cpu")
-            c = self.effort_cache = (dev.dof_effort, (
-                dev.dof_effort, on_cpu(dev.dof_effort_limit.numpy(), np.float32), on_cpu(scale, np.float32),
-                on_cpu(cells.w, np.int32), on_cpu(self._row_at("qfrc_applied") + cells.vc, np.int32),
-                self.state_rows))
-        self.launch_rows("efforts", _kernels().row_efforts, len(cells.w), c[1])
+        args = self.memo.get("efforts", (dev.dof_effort,), lambda: self._effort_args(dev, cells))
+        self.launch_rows("efforts", _kernels().row_efforts, len(cells.w), args)
         return True
+
+    def _effort_args(self, dev, cells):
+        wp = _wp()
+        scale = dev.dof_effort_scale.numpy() * (dev.dof_mode.numpy() == int(_kernels().DOF_MODE_EFFORT))
+
+        def on_cpu(a, dtype):
+            return wp.array(np.ascontiguousarray(a, dtype), device="cpu")
+        return (dev.dof_effort, on_cpu(dev.dof_effort_limit.numpy(), np.float32), on_cpu(scale, np.float32),
+                on_cpu(cells.w, np.int32), on_cpu(self._row_at("qfrc_applied") + cells.vc, np.int32),
+                self.state_rows)
 
     # ------------------------------------------------------------------ PhysX's joint rows
     # DOF velocity limits and DOF friction as PhysX enforces them (core/joint_rows.py): after
@@ -907,12 +898,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.check_dev = dev
 
     def _check_tables(self, dev):
-        key = (id(dev.dof_qd), id(dev.body_ang_cap), id(dev.body_lin_cap), id(self.model.joint_limit_lower),
-               id(self.model.joint_limit_upper))
-        c = self.check_cache
-        if c is None or c[0] != key:
-            c = self.check_cache = (key, self._build_check_tables(dev))
-        return c[1]
+        m = self.model
+        return self.memo.get("check", (dev.dof_qd, dev.body_ang_cap, dev.body_lin_cap, m.joint_limit_lower,
+                                       m.joint_limit_upper), lambda: self._build_check_tables(dev))
 
     def _build_check_tables(self, dev):
         """row_checks' arguments (float64 Warp arrays on the CPU; empty tables switch a check
@@ -975,15 +963,14 @@ class SolverMuJoCoC(SolverMuJoCo):
     def dof_cells(self, dof_qd: wp.array) -> DofCells | None:
         """Where Isaac Gym's DOFs (Newton DOF indices `dof_qd`, Warp int32) lie in the rows
         (DofCells), or None when one is not a hinge or slide coordinate of MuJoCo."""
-        key = id(dof_qd)
-        if self.dof_cell_cache is None or self.dof_cell_cache[0] != key:
-            w, k, ok = self._dof_cells(dof_qd)
-            m, J = self.template, self.mujoco.mjtJoint
-            jnt = np.asarray(m.dof_jntid)[k]
-            scalar = np.isin(np.asarray(m.jnt_type)[jnt], (int(J.mjJNT_HINGE), int(J.mjJNT_SLIDE)))
-            cells = DofCells(w, np.asarray(m.jnt_qposadr)[jnt], k, self.nworld) if (ok & scalar).all() else None
-            self.dof_cell_cache = (key, cells)
-        return self.dof_cell_cache[1]
+        return self.memo.get("dof_cells", (dof_qd,), lambda: self._make_dof_cells(dof_qd))
+
+    def _make_dof_cells(self, dof_qd):
+        w, k, ok = self._dof_cells(dof_qd)
+        m, J = self.template, self.mujoco.mjtJoint
+        jnt = np.asarray(m.dof_jntid)[k]
+        scalar = np.isin(np.asarray(m.jnt_type)[jnt], (int(J.mjJNT_HINGE), int(J.mjJNT_SLIDE)))
+        return DofCells(w, np.asarray(m.jnt_qposadr)[jnt], k, self.nworld) if (ok & scalar).all() else None
 
     def read_dofs(self, cells: DofCells, out: wp.array) -> None:
         """Every DOF state (dofs, 2) into `out` (float32 Warp) from the rows: one launch
@@ -996,13 +983,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         """The DOF states `src` (dofs, 2) float32 of the actors ids[:n] (`dev` = sim.dev: their DOF
         spans) into the rows, as a new state of their worlds (warm start and activations
         forgotten): one launch (tensor_kernels.scatter_dofs_on_rows)."""
-        c = self.set_dofs_cache
-        if c is None or any(a is not b for a, b in zip(c[0], (self.batch, cells, dev))):
-            c = self.set_dofs_cache = ((self.batch, cells, dev), (
-                dev.actor_dof0, dev.actor_ndof, *self._cell_arrays(cells), self.state_rows, self._row_at("qpos"),
-                self._row_at("qvel"), *self._forget_ranges()))
+        args = self.memo.get("set_dofs", (self.batch, cells, dev), lambda: (
+            dev.actor_dof0, dev.actor_ndof, *self._cell_arrays(cells), self.state_rows, self._row_at("qpos"),
+            self._row_at("qvel"), *self._forget_ranges()))
         self.count_host[0] = n
-        self.launch_rows("set_dofs", _tensor_kernels().scatter_dofs_on_rows, 1, (src, ids, self.count, *c[1]))
+        self.launch_rows("set_dofs", _tensor_kernels().scatter_dofs_on_rows, 1, (src, ids, self.count, *args))
         self._rows_changed()
 
     def _cell_arrays(self, cells):
@@ -1050,11 +1035,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         if tables is None:
             return None
         M = tables[0]
-        key = (id(M), id(dev.actor_qd0))
-        c = self.root_cache
-        if c is None or c[0] != key:
-            c = self.root_cache = (key, self._build_root_tables(dev, M))
-        return c[1]
+        return self.memo.get("roots", (M, dev.actor_qd0), lambda: self._build_root_tables(dev, M))
 
     def _build_root_tables(self, dev, M):
         wp = _wp()
@@ -1093,13 +1074,12 @@ class SolverMuJoCoC(SolverMuJoCo):
     def _forget_ranges(self):
         """(starts, lengths) Warp int32 arrays of the row ranges a world written anew forgets
         (warm start, activations), read by the indexed write kernels."""
-        c = self.forget_cache
-        if c is None or c[0] is not self.batch:
-            wp, m = _wp(), self.mj_model
-            spans_ = [(self._row_at("qacc_warmstart"), m.nv)] + ([(self._row_at("act"), m.na)] if m.na else [])
-            c = self.forget_cache = (self.batch, *(wp.array(np.array(a, np.int32), dtype=wp.int32, device="cpu")
-                                                   for a in zip(*spans_)))
-        return c[1:]
+        return self.memo.get("forget", (self.batch,), self._make_forget_ranges)
+
+    def _make_forget_ranges(self):
+        wp, m = _wp(), self.mj_model
+        spans_ = [(self._row_at("qacc_warmstart"), m.nv)] + ([(self._row_at("act"), m.na)] if m.na else [])
+        return tuple(wp.array(np.array(a, np.int32), dtype=wp.int32, device="cpu") for a in zip(*spans_))
 
     def _newton_dof_rows(self):
         """Newton joint DOF -> its (world * nv + MuJoCo DOF) in the flattened qvel rows (-1:
@@ -1176,41 +1156,44 @@ class SolverMuJoCoC(SolverMuJoCo):
         Newton bodies): MuJoCo's external body wrench less the applied one (xfrc_applied), and
         each body's pose in that substep into `pose` (transforms over Newton bodies), one
         launch of kernels.row_contact_wrenches."""
-        wp = _wp()
-        c = self.obs_cache
-        if c is None or c[0] is not self.batch:
-            t, m = self.obs_tables, self.mj_model
-
-            def f64(a, k):
-                return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.size // k, k), device="cpu")
-
-            def ints(a):
-                return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
-            args = (ints(t["body_rows"]), ints(t["root_rows"]), ints(t["has_row"]), f64(self.out["cfrc_ext"], 6),
-                    f64(self.out["subtree_com"], 3), f64(self.out["xipos"], 3), f64(self.out["xpos"], 3),
-                    f64(self.out["xquat"], 4), self.state_rows,
-                    self._row_at("xfrc_applied"), m.nbody)
-            c = self.obs_cache = (self.batch, args, dict(self.out))
+        args = self.memo.get("contact_wrenches", (self.batch,), self._contact_wrench_args)[0]
         self.launch_rows("contact_wrenches", _kernels().row_contact_wrenches, bodies.shape[0],
-                         (bodies, *c[1], int(self.cur.xfrc_nonzero), force, torque, pose))
+                         (bodies, *args, int(self.cur.xfrc_nonzero), force, torque, pose))
+
+    def _contact_wrench_args(self):
+        """(arguments of row_contact_wrenches, the arrays they view: kept alive with them)."""
+        wp, t, m = _wp(), self.obs_tables, self.mj_model
+
+        def f64(a, k):
+            return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.size // k, k), device="cpu")
+
+        def ints(a):
+            return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
+        args = (ints(t["body_rows"]), ints(t["root_rows"]), ints(t["has_row"]), f64(self.out["cfrc_ext"], 6),
+                f64(self.out["subtree_com"], 3), f64(self.out["xipos"], 3), f64(self.out["xpos"], 3),
+                f64(self.out["xquat"], 4), self.state_rows,
+                self._row_at("xfrc_applied"), m.nbody)
+        return args, dict(self.out)
 
     def write_dof_forces(self, newton_dofs: wp.array, out: wp.array) -> None:
         """Generalized force each joint transmits along its DOFs in the last substep (the
         joint's drive, effort, passive and limit forces) for the Newton DOFs `newton_dofs` (Warp
         int32) into `out` (float32): one launch of kernels.row_dof_forces, replayed as a graph."""
-        c = self.dof_force_cache
-        if c is None or c[0] is not self.batch or c[1] is not newton_dofs:
-            wp, t, m = _wp(), self.obs_tables, self.mj_model
+        args = self.memo.get("dof_forces", (self.batch, newton_dofs), lambda: self._dof_force_args(newton_dofs))[0]
+        self.launch_rows("dof_forces", _kernels().row_dof_forces, newton_dofs.shape[0], (*args, out))
 
-            def f64(a, k):
-                return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.size // k, k), device="cpu")
+    def _dof_force_args(self, newton_dofs):
+        """(arguments of row_dof_forces but `out`, the arrays they view: kept alive with them)."""
+        wp, t, m = _wp(), self.obs_tables, self.mj_model
 
-            def ints(a):
-                return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
-            args = (ints(t["dof_row"][newton_dofs.numpy()]), ints(t["dof_body"]), m.nv, m.nbody,
-                    f64(self.out["cdof"], 6), f64(self.out["cfrc_int"], 6))
-            c = self.dof_force_cache = (self.batch, newton_dofs, args, dict(self.out))
-        self.launch_rows("dof_forces", _kernels().row_dof_forces, newton_dofs.shape[0], (*c[2], out))
+        def f64(a, k):
+            return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.size // k, k), device="cpu")
+
+        def ints(a):
+            return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
+        args = (ints(t["dof_row"][newton_dofs.numpy()]), ints(t["dof_body"]), m.nv, m.nbody,
+                f64(self.out["cdof"], 6), f64(self.out["cfrc_int"], 6))
+        return args, dict(self.out)
 
     def contacts_now(self, worlds: Iterable[int]) -> list[tuple]:
         """The contacts of `worlds` at their current state (MuJoCo's forward dynamics of each):
@@ -1248,21 +1231,20 @@ class SolverMuJoCoC(SolverMuJoCo):
         guard's 1e6 m) and, for the DOFs with limits, within the divergence margin of them; None
         when a DOF is not a hinge or slide of MuJoCo (kernels.find_dofs_past_limits then checks).
         Rebuilt when the model changes (set_*_dof_properties notifies it)."""
-        key = (id(dof_qd), id(model.joint_limit_lower), id(model.joint_limit_upper))
-        c = self.limit_cache
-        if c is None or c[0] != key:
-            cells = self.dof_cells(dof_qd)
-            tables = None
-            if cells is not None:
-                qd = dof_qd.numpy()
-                margin = float(_kernels().DIVERGED_PAST_LIMIT)
-                lo = np.full(self.flat["qpos"].shape, -1.0e5)
-                hi = np.full(self.flat["qpos"].shape, 1.0e5)
-                lo[cells.w, cells.qc] = np.maximum(model.joint_limit_lower.numpy()[qd] - margin, -1.0e5)
-                hi[cells.w, cells.qc] = np.minimum(model.joint_limit_upper.numpy()[qd] + margin, 1.0e5)
-                tables = (lo, hi)
-            c = self.limit_cache = (key, tables)
-        return c[1]
+        return self.memo.get("limits", (dof_qd, model.joint_limit_lower, model.joint_limit_upper),
+                             lambda: self._make_guard_tables(dof_qd, model))
+
+    def _make_guard_tables(self, dof_qd, model):
+        cells = self.dof_cells(dof_qd)
+        if cells is None:
+            return None
+        qd = dof_qd.numpy()
+        margin = float(_kernels().DIVERGED_PAST_LIMIT)
+        lo = np.full(self.flat["qpos"].shape, -1.0e5)
+        hi = np.full(self.flat["qpos"].shape, 1.0e5)
+        lo[cells.w, cells.qc] = np.maximum(model.joint_limit_lower.numpy()[qd] - margin, -1.0e5)
+        hi[cells.w, cells.qc] = np.minimum(model.joint_limit_upper.numpy()[qd] + margin, 1.0e5)
+        return lo, hi
 
     def cap_speeds(self, dev: DeviceTables) -> bool:
         """Isaac Gym's body speed caps applied on the rows (`dev` = sim.dev: body_ang_cap,
