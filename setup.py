@@ -32,7 +32,7 @@ setup(
     extras_require={
         "test": ["pytest", "pytest-xdist", "hypothesis>=6", "pyglet>=2.1.6,<3", "imageio>=2.30", "imageio-ffmpeg>=0.5",
                  "ruff>=0.5"],   # hypothesis: the asset-loader fuzz test; pyglet: the off-screen (EGL) viewer test;
-                                 # imageio: the --record test; ruff: ruff.toml's checks (tests/test_layout.py)
+                                 # imageio: the --record test; ruff: ruff.toml's checks (tests/project/test_layout.py)
         "video": ["imageio>=2.30", "imageio-ffmpeg>=0.5"],   # gymlike.run --record out.mp4
         "viewer": ["pyglet>=2.1.6,<3"],   # the viewer window (Newton's ViewerGL); headless without it
         # RL training (gymlike.envs, examples/train.py): rsl_rl PPO by default, rl_games optional,

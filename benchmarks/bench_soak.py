@@ -3,7 +3,7 @@ Prints steps/s, resident memory after warm-up and at the end (it must stay flat)
 NaN resets happened (0 expected on SIM_PHYSX at the ants' gear torque).
 
     python benchmarks/bench_soak.py                      # 256 ants, 6000 frames (the long soak)
-    python benchmarks/bench_soak.py --n 32 --frames 300  # what tests/test_determinism_soak.py runs
+    python benchmarks/bench_soak.py --n 32 --frames 300  # what tests/physics/test_determinism_soak.py runs
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ that IsaacGymEnvs-era task code (AMP/ASE style) commonly expects next to them
 (``quat_to_angle_axis``, ``exp_map_to_quat``, ``slerp``, ``calc_heading``, ...).
 
 These are the torch side of gymlike's 3-D maths (the numpy side, used by gymapi's value
-types, cameras, USD export and scenes, is ``gymlike/core/math3d.py``; tests/test_math3d.py
+types, cameras, USD export and scenes, is ``gymlike/core/math3d.py``; tests/values/test_math3d.py
 checks that both give the same results). They stay written in torch here, not calling numpy,
 so they run on the tensors' device and compile with TorchScript.
 

@@ -1,4 +1,4 @@
-"""Shared test helpers: small sims, inline assets, the repo's asset directory."""
+"""Shared test helpers: small sims, inline assets, the repo's root and asset directory."""
 
 import os
 import textwrap
@@ -8,7 +8,10 @@ import pytest
 
 from gymlike import gymapi
 
-ASSETS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assets")
+# tests/ (this file: the test files sit one folder below, by layer) and the repository root
+TESTS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TESTS)
+ASSETS = os.path.join(ROOT, "assets")
 ENGINES = {"physx": gymapi.SIM_PHYSX, "flex": gymapi.SIM_FLEX}
 
 
@@ -17,7 +20,7 @@ def gym():
     return gymapi.acquire_gym()
 
 
-# Both CPU pipelines in one pytest session (issue 43): a physics test file opts in with
+# Both CPU pipelines in one pytest session (issue 43): a test file stepping physics opts in with
 # `pytestmark = pytest.mark.usefixtures("backend")`, and each of its tests runs on MuJoCo C (the
 # default CPU pipeline, core/mjc.py) and on MuJoCo-Warp (core/mjw.py: the path CUDA users get,
 # here on Warp's CPU backend). The pipeline is chosen when a sim is built, so the variable is

@@ -474,7 +474,7 @@ def _analytic_box_box(solver):
     google-deepmind/mujoco_warp#1526, #1430). MuJoCo-Warp reads its NATIVECCD disable flag only
     for this choice, at each step. Set on MuJoCo-Warp's model only: in MuJoCo C (the CPU
     pipeline's template) the flag would send every other convex pair to libccd.
-    tests/test_box_stacks.py fails if an upgrade drops the analytic collider (upstream #869)."""
+    tests/physics/test_box_stacks.py fails if an upgrade drops the analytic collider (upstream #869)."""
     import mujoco
     if getattr(solver, "mjw_model", None) is not None:
         solver.mjw_model.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_NATIVECCD)

@@ -10,7 +10,7 @@ particles steps on Newton's SolverVBD (implicit FEM with a stable Neo-Hookean ma
 bodies by AVBD, coupled through contacts) instead of SolverXPBD: XPBD's tetrahedral constraints
 (tr(F^T F) - 3 and det F - 1) have no shear stiffness at small strain, so a cube under its own
 weight sags about 8x what its Young's modulus predicts, where VBD comes within 40%
-(tests/test_deformables.py).
+(tests/physics/test_deformables.py).
 
 Isaac Gym's views kept here:
 * particles, tetrahedra and triangles are numbered sim-wide in actor creation order;

@@ -13,7 +13,7 @@ DOF_MODE_EFFORT = wp.constant(3)
 # SIM_FLEX drives (drive_gains): a drive stiffness is applied as a joint force when
 # h^2 ke <= FLEX_EXPLICIT * inertia (build._dof_pair_inertia). Symplectic Euler would allow 4,
 # but XPBD's constraint iterations amplify it: a cart-pole's pole diverged above 0.53 (2
-# substeps of 1/120 s, tests/test_flex_drives.py), so 0.4 keeps a margin; the
+# substeps of 1/120 s, tests/physics/test_flex_drives.py), so 0.4 keeps a margin; the
 # damping of a drive left to XPBD's constraint is capped at FLEX_DAMPING_CAP * ke * h
 FLEX_EXPLICIT = wp.constant(0.4)
 FLEX_DAMPING_CAP = wp.constant(1.0)

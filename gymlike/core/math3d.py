@@ -6,14 +6,14 @@ to p + rotate(q, v). Every function takes array-likes with the components on the
 broadcasts over the leading axes and returns float64 arrays. Angles are in radians.
 
 The torch side is `gymlike.torch_utils` (Isaac Gym's public names, TorchScript-compiled so
-task code can call them from its own scripted functions); tests/test_math3d.py checks both
+task code can call them from its own scripted functions); tests/values/test_math3d.py checks both
 against scipy's rotations. Device code uses Warp's built-ins (wp.quat_rotate, ...)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-# (annotations name np.typing.ArrayLike: math3d imports numpy alone, tests/test_math3d.py)
+# (annotations name np.typing.ArrayLike: math3d imports numpy alone, tests/values/test_math3d.py)
 IDENTITY = np.array([0.0, 0.0, 0.0, 1.0])
 
 

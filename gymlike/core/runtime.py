@@ -12,10 +12,10 @@ Lazy imports, one idiom for the whole project: a module that is heavy (Warp kern
 pxr, pyglet, the RL libraries) or that would close an import cycle is imported by an `import`
 statement inside the function that needs it (or inside a one-line accessor such as `wp()`
 and `kernels()` here or gymapi's `_cameras()`). Python caches the module, so the statement costs a dictionary
-lookup after the first call, and tests/test_layout.py sees every such import when it checks
+lookup after the first call, and tests/project/test_layout.py sees every such import when it checks
 the layers. No module builds Warp objects at import time unless it is a kernel module (its
 name ends in `kernels`, or it is imported only inside functions); no `importlib` and no module
-`__getattr__` for laziness (tests/test_layout.py checks all three)."""
+`__getattr__` for laziness (tests/project/test_layout.py checks all three)."""
 
 from __future__ import annotations
 

@@ -78,7 +78,7 @@ class HostTables(Declared):
 
 class DeviceTables(Declared):
     """Warp arrays on the sim device read by the step path and the tensor API (each with its
-    shape and Warp dtype in the comment; tests/test_layout.py checks them on a built sim), and
+    shape and Warp dtype in the comment; tests/project/test_layout.py checks them on a built sim), and
     the flags that tell `simulate` which of its optional stages to run."""
     num_actors: int
     num_bodies: int

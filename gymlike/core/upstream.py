@@ -1,7 +1,7 @@
 """The private names of Newton, Warp and rl_games that gymlike cannot avoid, in one place.
 
 Newton marks `newton._src` and underscore names as unstable. gymlike uses them only through
-this module; tests/test_upstream.py checks that every name listed in `PRIVATE` still exists, so
+this module; tests/project/test_upstream.py checks that every name listed in `PRIVATE` still exists, so
 an upgrade that moves one fails that test naming it, rather than failing somewhere deep in a
 simulation. Nothing here replaces a function of Newton, Warp or MuJoCo: gymlike subclasses
 Newton's SolverMuJoCo (core/mjc.py) and calls these names as they are.

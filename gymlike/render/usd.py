@@ -12,7 +12,7 @@ What a stage holds (python_bindings_docs/usd_export.md has the full description)
   `use_physics_visuals` is set, which renders collision shapes and drops visual-only ones.
 * `export_physics`: UsdPhysics rigid bodies (mass, center of mass, principal inertia), collision
   shapes, and revolute / prismatic / fixed / spherical joints with their limits; a fixed-base
-  actor is fixed to the world. Newton's USD importer reads it back (tests/test_usd_export.py).
+  actor is fixed to the world. Newton's USD importer reads it back (tests/render/test_usd_export.py).
 """
 
 from __future__ import annotations

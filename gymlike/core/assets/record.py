@@ -79,7 +79,7 @@ class Asset:
             # a copy of the processed base variant with every length scaled: the same shapes,
             # hulls and decompositions as a re-import at that scale, without parsing the file
             # and loading its meshes again per scale (domain randomization of scale gives every
-            # env its own; tests/test_scaled_envs.py compares it with the re-import)
+            # env its own; tests/physics/test_scaled_envs.py compares it with the re-import)
             b = self._builders[key] = scaled_builder(self.builder(1.0, key[1]), key[0])
         if b is None:
             b = self._make(*key)

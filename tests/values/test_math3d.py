@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation as R
 
+from conftest import ROOT
 from gymlike.core import math3d as m3
 
-PKG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gymlike")
+PKG = os.path.join(ROOT, "gymlike")
 
 
 @pytest.fixture

@@ -21,12 +21,14 @@ import subprocess
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from conftest import ROOT
+
 DOCS = ["README.md"] + sorted(os.path.relpath(p, ROOT)
                               for p in glob.glob(os.path.join(ROOT, "python_bindings_docs", "*.md")))
 INLINE = re.compile(r"(?<!`)`((?:\.venv/bin/)?python [^`]+|bash [^`]+|pip [^`]+|source [^`]+|gymlike-run [^`]+)`")
 
-TEMPLATE = "a template (placeholder script path), not a runnable line; the runner itself is tested in tests/test_run.py"
+TEMPLATE = ("a template (placeholder script path), not a runnable line; the runner itself is tested in "
+            "tests/clients/test_run.py")
 SUITE = "the test suite itself (this test is part of it); run it directly"
 PIP = "installs packages into the shared .venv over the network; install.sh is checked with `bash -n` below"
 
@@ -101,7 +103,7 @@ PLAN = {
     "python benchmarks/train_benchmark.py Ant": dict(run=True, expect=["Ant"], timeout=900),
     "python benchmarks/bench_tasks.py": dict(
         run=False, reason="the full benchmark (6 tasks x 3 sizes, minutes of CPU); "
-                          "tests/test_benchmarks_run.py runs it with tiny settings"),
+                          "tests/clients/test_benchmarks_run.py runs it with tiny settings"),
     # README.md, scenes.md
     "python -m gymlike.bench --scene examples/scenes/ant64.yaml --frames 200": dict(
         run=True, expect=["64 worlds", "env-frames/s", "where time goes"]),
@@ -117,10 +119,10 @@ PLAN = {
     # cpu_pipeline.md
     "GYMLIKE_CPU_PIPELINE=warp python examples/train.py task=Cartpole": dict(
         run=False, reason="a whole training run on the slower path (minutes of CPU); the Warp path is tested by "
-                          "tests/test_cpu_pipeline.py"),
+                          "tests/physics/test_cpu_pipeline.py"),
     "python benchmarks/bench_cpu_pipeline.py --n 16 64 256 1024": dict(
         run=False, reason="the full benchmark (3 sizes x 3 variants, minutes of CPU); "
-                          "tests/test_benchmarks_run.py runs it with tiny settings"),
+                          "tests/clients/test_benchmarks_run.py runs it with tiny settings"),
 }
 
 

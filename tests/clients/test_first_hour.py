@@ -15,12 +15,11 @@ import textwrap
 
 import pytest
 
+from conftest import ROOT
 from gymlike.core import session
 from gymlike.envs import canonical_task, load_task_config
 from gymlike.envs import training
 from gymlike.envs.training import History, Progress, SolvedRule, estimate_eta, status_text, summary
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 # ---------------------------------------------------------------------------- progress (fast)

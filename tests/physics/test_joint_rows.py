@@ -217,7 +217,8 @@ def _bench_fidelity():
     import importlib
     import os
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+    from conftest import ROOT
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
     return importlib.import_module("bench_fidelity")
 
 

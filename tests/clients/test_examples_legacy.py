@@ -8,9 +8,10 @@ import sys
 
 import pytest
 
+from conftest import ROOT as REPO
+
 pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(REPO, "examples")
 
 

@@ -10,11 +10,9 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ASSETS, humanoid_sim, make_sim, options, pose, simulate_random_efforts, write
+from conftest import ASSETS, TESTS, humanoid_sim, make_sim, options, pose, simulate_random_efforts, write
 from gymlike import gymapi
 from gymlike.core import mjc
-
-TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
 @pytest.mark.parametrize("pipeline", ["mujoco-c", "warp"])
@@ -127,8 +125,7 @@ def test_bad_pipeline_name_is_an_error():
             "b = gym.create_box(sim, .1, .1, .1, gymapi.AssetOptions()); "
             "e = gym.create_env(sim, gymapi.Vec3(-1,-1,0), gymapi.Vec3(1,1,1), 1); "
             "gym.create_actor(e, b, gymapi.Transform(p=gymapi.Vec3(0,0,1)), 'b', 0, 0); gym.prepare_sim(sim)")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600,
-                         cwd=os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600, cwd=TESTS)
     assert out.returncode != 0 and "GYMLIKE_CPU_PIPELINE must be one of mujoco-c, warp, got 'fast'" in out.stderr
 
 

@@ -7,9 +7,10 @@ import re
 
 import pytest
 
+from conftest import ROOT
 from gymlike.core import upstream
 
-PKG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gymlike")
+PKG = os.path.join(ROOT, "gymlike")
 
 
 @pytest.mark.parametrize("owner,name,why", upstream.PRIVATE, ids=[n for _, n, _ in upstream.PRIVATE])

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from conftest import ROOT as REPO
 
 # An Isaac Gym script in the old style, unchanged: isaacgym imports, star import of torch_utils,
 # gymutil.parse_arguments, a relative asset path and the usual viewer loop.

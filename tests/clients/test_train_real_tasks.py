@@ -4,7 +4,8 @@ themselves need external checkouts and hours: python_bindings_docs/learning.md).
 import importlib.util
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from conftest import ROOT
+
 spec = importlib.util.spec_from_file_location("train_real_tasks",
                                               os.path.join(ROOT, "benchmarks", "train_real_tasks.py"))
 trt = importlib.util.module_from_spec(spec)

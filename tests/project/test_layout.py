@@ -10,10 +10,11 @@ import sys
 
 import pytest
 
+from conftest import ROOT
 from gymlike import gymapi
 from gymlike.core import stubs
 
-PKG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gymlike")
+PKG = os.path.join(ROOT, "gymlike")
 CORE = os.path.join(PKG, "core")
 
 

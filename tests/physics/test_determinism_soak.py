@@ -7,9 +7,10 @@ import sys
 import pytest
 import torch
 
+from conftest import ROOT
 from gymlike import gymapi
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 from bench_soak import soak  # noqa: E402
 
 

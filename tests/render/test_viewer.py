@@ -10,14 +10,12 @@ import textwrap
 import numpy as np
 import pytest
 
-from conftest import make_sim, options, pose
+from conftest import ROOT as REPO, make_sim, options, pose
 from gymlike import gymapi
 from gymlike.core import session
 from gymlike.render.viewer import HeadlessViewer
 
 pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
-
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture()

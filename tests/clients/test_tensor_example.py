@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
 
 
 @pytest.mark.parametrize("engine", [[], ["--flex"]], ids=["physx", "flex"])

@@ -7,7 +7,9 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python_bindings_docs"))
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "python_bindings_docs"))
 import generate  # noqa: E402
 
 from gymlike import gymapi  # noqa: E402

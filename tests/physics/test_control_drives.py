@@ -529,7 +529,7 @@ def test_body_speed_cap_with_several_solver_calls_per_simulate_physx(gym, tmp_pa
 def test_joint_friction_and_armature_physx(gym, tmp_path):
     """MuJoCo with PhysX's joint friction: the hinge carries the blade's weight (9.81 N), so a
     friction coefficient of 0.2 resists up to ~2 N m and holds the blade under 0.1 and 0.5 N m
-    (a constant 0.2 N m friction would have let 0.5 N m turn it; tests/test_joint_rows.py has
+    (a constant 0.2 N m friction would have let 0.5 N m turn it; tests/physics/test_joint_rows.py has
     the law itself); armature adds to the inertia."""
     sim, _, envs = _hinge_sim(gym, tmp_path, "physx", n_envs=3)
     _set(gym, envs[0], driveMode=gymapi.DOF_MODE_EFFORT, friction=0.2)

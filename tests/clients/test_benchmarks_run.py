@@ -1,14 +1,13 @@
 """The benchmark scripts stay runnable (tiny settings; speed is measured by running them, not here)."""
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+pytestmark = pytest.mark.slow      # integration tier: run scripts/tasks end to end (pytest -m 'not slow' skips)
 
 
 def _run(args, tmp_path):

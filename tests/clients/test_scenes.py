@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 import torch
 
+from conftest import ROOT
 from gymlike import gymapi
 from gymlike.core.sim import Sim
 from gymlike.scene import SapUnsupportedSceneFeature, SceneError, load_sap_scene
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENES = sorted(glob.glob(os.path.join(ROOT, "examples", "scenes", "*.yaml")))
 
 # seed 001's "Minimal Inline Scene", as written
