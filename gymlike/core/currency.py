@@ -19,7 +19,7 @@ A built sim holds its state in up to three places, each of which may lag another
 
 The backends move the data (core/backend.py: Newton's State; core/mjc.py: MuJoCo C's rows)
 and tell this record what happened through its methods; nothing else keeps or sets such a
-flag (tests/test_layout.py checks that no other module assigns one of FIELDS).
+flag (tests/project/test_layout.py checks that no other module assigns one of FIELDS).
 """
 
 from __future__ import annotations
