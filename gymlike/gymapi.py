@@ -646,7 +646,7 @@ class Gym:
         return _tensors.api(_handles.sim_of(sim)).apply_forces(forceTensor, None, posTensor, space)
 
     # ---------------------------------------------------------------- forces, sensors, dynamics
-    # (definitions and engine notes: core/dynamics.py, core/contacts.py, docs/tensor_api.md)
+    # (definitions and engine notes: core/forces/dynamics.py, core/forces/contacts.py, docs/tensor_api.md)
     def acquire_dof_force_tensor(self, sim):
         """(num_dofs,) force/torque each DOF's joint transmits (last substep of the last simulate)."""
         from .core import tensors as _tensors
@@ -694,51 +694,51 @@ class Gym:
 
     def get_actor_dof_forces(self, env, actor):
         """The actor's DOF forces (same values as the DOF force tensor)."""
-        from .core import dynamics as _dynamics
+        from .core.forces import dynamics as _dynamics
         return _dynamics.actor_dof_forces_host(_handles.actor_of(env, actor))
 
     def create_asset_force_sensor(self, asset, body_idx, local_pose=None, props=None):
         """Define a force sensor on an asset body (actors created afterwards carry it); returns its asset index."""
-        from .core import contacts as _contacts
+        from .core.forces import contacts as _contacts
         return _contacts.create_asset_force_sensor(_handles.asset_of(asset), body_idx, local_pose, props)
 
     def get_actor_force_sensor_count(self, env, actor):
-        from .core import contacts as _contacts
+        from .core.forces import contacts as _contacts
         return len(_contacts.actor_sensors(_handles.actor_of(env, actor)))
 
     def get_actor_force_sensor(self, env, actor, index):
         """A ForceSensor (get_forces(), get_global_index()) of the actor."""
-        from .core import contacts as _contacts
+        from .core.forces import contacts as _contacts
         return _contacts.actor_force_sensor(_handles.actor_of(env, actor), index)
 
     def get_sim_force_sensor_count(self, sim):
-        from .core import contacts as _contacts
+        from .core.forces import contacts as _contacts
         return _contacts.sim_force_sensor_count(_handles.sim_of(sim))
 
     def get_env_rigid_contact_forces(self, env):
         """Net contact force on each body of the env (Vec3 array, world frame)."""
-        from .core import contacts as _contacts
+        from .core.forces import contacts as _contacts
         return _contacts.env_contact_forces(_handles.env_of(env))
 
     def get_rigid_contact_forces(self, sim):
         """Net contact force on each body of the sim (Vec3 array, world frame)."""
-        from .core import contacts as _contacts
+        from .core.forces import contacts as _contacts
         return _contacts.sim_contact_forces(_handles.sim_of(sim))
 
     def get_vec_env_rigid_contact_forces(self, envs):
         """Net contact forces of the listed envs' bodies, concatenated (Vec3 array)."""
-        from .core import contacts as _contacts
+        from .core.forces import contacts as _contacts
         return _contacts.vec_env_contact_forces(_handles.envs_of(envs))
 
     def get_env_rigid_contacts(self, env):
         """RigidContact records of the env's contacts in the last simulate (on MuJoCo C: at the current state)."""
-        from .core import contacts as _contacts
+        from .core.forces import contacts as _contacts
         env = _handles.env_of(env)
         return _contacts.rigid_contacts(env.sim, env)
 
     def get_rigid_contacts(self, sim):
         """RigidContact records of every contact in the last simulate (on MuJoCo C: at the current state)."""
-        from .core import contacts as _contacts
+        from .core.forces import contacts as _contacts
         return _contacts.rigid_contacts(_handles.sim_of(sim), None)
 
     # ================================================================== properties (handle API)
@@ -1040,7 +1040,7 @@ class Gym:
 
     def apply_body_forces(self, env, rigidHandle, force=None, torque=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Force (at the COM) and torque on a body during the next simulate, in `space`."""
-        from .core import wrenches as _wrenches
+        from .core.forces import wrenches as _wrenches
         what = call_name()
         a, i = _handles.actor_at(_handles.env_of(env, what), rigidHandle, "body", what)
         _wrenches.apply_body_wrench(a, i, _wrenches.vec3(force, what, "force"), _wrenches.vec3(torque, what, "torque"),
@@ -1048,7 +1048,7 @@ class Gym:
 
     def apply_body_force_at_pos(self, env, rigidHandle, force, pos=None, space=_enums.CoordinateSpace.ENV_SPACE):
         """Force at a point (COM if pos is None) of a body during the next simulate."""
-        from .core import wrenches as _wrenches
+        from .core.forces import wrenches as _wrenches
         what = call_name()
         a, i = _handles.actor_at(_handles.env_of(env, what), rigidHandle, "body", what)
         f = _wrenches.vec3(force, what, "force")

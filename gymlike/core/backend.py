@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import mjc, mjw, observables
+from . import mjc, mjw
+from .forces import observables
 from .currency import Currency
 from .enums import SimType
 from .launch import Graphs, Launcher

@@ -192,7 +192,7 @@ def build_model(sim: Sim) -> None:
     from . import backend
     sim.attach(solver=solver, backend=backend.make(sim, solver), pipeline=pipeline, contacts=contacts,
                step_kwargs={})
-    from . import observables
+    from .forces import observables
     observables.watch_capacity(sim)
     _make_states(sim, actors)
     from . import drives

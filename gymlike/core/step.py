@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from . import dynamics
+from .forces import dynamics
 from .enums import SimType
 from .errors import SimulationNaNError, listed
 from .launch import Launcher

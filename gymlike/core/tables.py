@@ -132,7 +132,7 @@ class DeviceTables(Declared):
     bad_input: wp.array           # (K,) int32: non-finite inputs, per kernels.BAD_INPUT_KINDS kind
     # flags steering simulate (each set by the module named)
     efforts_pending: bool      # dof_effort holds efforts to apply (drives.py)
-    forces_pending: bool       # body_force holds wrenches to apply (wrenches.py, tensors.py)
+    forces_pending: bool       # body_force holds wrenches to apply (forces/wrenches.py, tensors.py)
     passive_forces: bool       # gravity off or damping on some body: the wrench kernel must run (props.py)
     velocity_clamp: bool       # some DOF has a velocity limit (props.py, SIM_PHYSX)
     joint_friction: bool       # some DOF has PhysX joint friction (props.py, SIM_PHYSX)

@@ -2,7 +2,7 @@
 zero-copy with torch, the refreshes that fill them, and the validation of the tensors and actor
 index tensors the (indexed) setters receive. What a setter writes is done by the module of its
 concept or by the solver's backend: backend.py (root, DOF and rigid body states), drives.py
-(targets, actuation forces), wrenches.py (body forces).
+(targets, actuation forces), forces/wrenches.py (body forces).
 
 Semantics (Isaac Gym's): a buffer is allocated once per sim (acquire twice -> same buffer), is
 filled by `refresh_*` only (stale in between), and writing into it changes nothing until the
@@ -11,8 +11,8 @@ over the listed actors: no Python loop over envs or actors. Positions are in eac
 (Newton position minus the env origin), as in Isaac Gym.
 
 The per-step launches are recorded Warp launches (core/launch.py). DOF forces, Jacobians and
-mass matrices are computed in core/dynamics.py, contact forces and force sensors in
-core/contacts.py; their buffers are acquired here like the state buffers."""
+mass matrices are computed in core/forces/dynamics.py, contact forces and force sensors in
+core/forces/contacts.py; their buffers are acquired here like the state buffers."""
 
 from __future__ import annotations
 
@@ -92,19 +92,19 @@ class TensorAPI:
     # ------------------------------------------------------------------ forces and dynamics
     def acquire_dof_forces(self) -> GymTensor:
         """The DOF force tensor: (dofs,) float32, N or N m."""
-        from .dynamics import dof_forces
+        from .forces.dynamics import dof_forces
         df = dof_forces(self.sim, "acquire_dof_force_tensor")
         return self.buffer("dof_force", (self.n_dof,), lambda t: df.refresh(t._wp))
 
     def acquire_net_contact_forces(self) -> GymTensor:
         """The net contact force tensor: (bodies, 3) float32, N."""
-        from . import contacts
+        from .forces import contacts
         contacts.contact_forces(self.sim, "acquire_net_contact_force_tensor")
         return self.buffer("net_contact", (self.n_body, 3), lambda t: contacts.refresh_net_contact_forces(self.sim, t))
 
     def acquire_force_sensors(self) -> GymTensor:
         """The force sensor tensor: (sensors, 6) float32, force (N) then torque (N m)."""
-        from . import contacts
+        from .forces import contacts
         fs = contacts.sensors(self.sim)
         if fs.count:
             contacts.contact_forces(self.sim, "acquire_force_sensor_tensor")
@@ -113,7 +113,7 @@ class TensorAPI:
     def acquire_jacobian(self, name: str, what: str | None = None) -> GymTensor:
         """The Jacobian tensor of the actors named `name`: (envs, links, 6, dofs) float32."""
         what = what or call_name()
-        from .dynamics import dynamics
+        from .forces.dynamics import dynamics
         dyn = dynamics(self.sim)
         tab = dyn.table(name, what)
         return self.buffer("jacobian", (tab.num_envs, tab.num_links, 6, tab.num_cols),
@@ -122,7 +122,7 @@ class TensorAPI:
     def acquire_mass_matrix(self, name: str, what: str | None = None) -> GymTensor:
         """The mass-matrix tensor of the actors named `name`: (envs, dofs, dofs) float32."""
         what = what or call_name()
-        from .dynamics import dynamics
+        from .forces.dynamics import dynamics
         dyn = dynamics(self.sim)
         tab = dyn.table(name, what)
         return self.buffer("mass", (tab.num_envs, tab.num_cols, tab.num_cols),
@@ -343,7 +343,7 @@ class TensorAPI:
         """Add forces (N), torques (N m) at positions (m), each (bodies, 3) float32 and optional, for
         the next simulate."""
         what = what or call_name()
-        from . import wrenches
+        from .forces import wrenches
         space = int(space_of(space, what))
         f = self.as_array(force, what, self.n_body, 3, arg="forceTensor") if force is not None else None
         t = self.as_array(torque, what, self.n_body, 3, arg="torqueTensor") if torque is not None else None

@@ -44,7 +44,7 @@ PRIVATE = (
      "(each add_exclude rebuilds MjSpec.bodies twice): 130 s of Isaac Gym's actor_scaling.py, "
      "whose envs hold different actors in one world (core/mjw.py)"),
     ("newton._src.sim.articulation", "eval_articulation_motion_subspace",
-     "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/dynamics.py)"),
+     "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/forces/dynamics.py)"),
     ("rl_games.common.a2c_common.A2CBase", "_preproc_obs",
      "an rl_games agent's observation preprocessing (normalisation) for gymlike's deterministic "
      "evaluation and play of rl_games checkpoints (gymlike/envs/training.py)"),

@@ -113,19 +113,19 @@ def _within(name, package):
 CORE_LAYERS = (
     ("values", "data types, errors, enums, parameters, index tables, Warp kernels, Newton and "
                "MuJoCo adapters: nothing that knows a sim",
-     {"", "collision", "currency", "deformable_kernels", "enums", "errors", "gym_tensor", "joint_rows", "kernels",
-      "launch", "math3d", "params", "runtime", "stubs", "tables", "tensor_kernels", "types", "upstream"}),
+     {"", "collision", "currency", "deformable_kernels", "enums", "errors", "forces", "gym_tensor", "joint_rows",
+      "kernels", "launch", "math3d", "params", "runtime", "stubs", "tables", "tensor_kernels", "types", "upstream"}),
     ("records", "what the user creates, recorded: assets (parsed once), the Sim record with its envs "
                 "and actors, the handles that name them",
      {"assets", "assets.check", "assets.fixes", "assets.importer", "assets.load", "assets.mjcf", "assets.record",
       "assets.soft", "assets.tendons", "assets.urdf", "handles", "sim"}),
     ("backends", "the solver paths and their state behind one interface (backend.py): MuJoCo C rows and "
                  "batches, MuJoCo-Warp, Newton's State, what each solver reports (observables)",
-     {"backend", "mjc", "mjw", "observables"}),
+     {"backend", "mjc", "mjw", "forces.observables"}),
     ("api", "the Isaac Gym API over the built sim: properties, drives, states, forces, contacts, dynamics, "
             "tendons, deformables, the tensor API's buffers; through sim.backend, never a solver path",
-     {"attractors", "contacts", "deformables", "drives", "dynamics", "props", "state", "tendons", "tensors",
-      "terrain", "wrenches"}),
+     {"attractors", "deformables", "drives", "forces.contacts", "forces.dynamics", "forces.wrenches", "props",
+      "state", "tendons", "tensors", "terrain"}),
     ("step", "the step path: substeps, wrenches, clamps, NaN guard; asks sim.backend, never a solver path",
      {"step"}),
     ("build", "the Newton model, tables and solver made from the records",

@@ -27,22 +27,22 @@ from typing import TYPE_CHECKING
 import numpy as np
 import warp as wp
 
-from . import math3d
+from .. import math3d
 from . import observables as OBS
-from .launch import Launcher
-from .enums import SimType
-from .errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
-from .types import (ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, as_int, coerce,
+from ..launch import Launcher
+from ..enums import SimType
+from ..errors import GymlikeIndexError, GymlikeRuntimeError, GymlikeTypeError, GymlikeValueError
+from ..types import (ForceSensorProperties, RIGID_CONTACT_DTYPE, SpatialForce, Transform, Vec3, as_int, coerce,
                     require_finite)
-from .errors import warn
-from .runtime import call_name
+from ..errors import warn
+from ..runtime import call_name
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from .assets.record import Asset
-    from .sim import Actor, Env, Sim
-    from .gym_tensor import GymTensor
+    from ..assets.record import Asset
+    from ..sim import Actor, Env, Sim
+    from ..gym_tensor import GymTensor
 
 
 # ============================================================================ kernels

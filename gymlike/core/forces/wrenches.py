@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import warp as wp
 
-from . import kernels
-from .errors import GymlikeValueError
-from .types import Vec3, coerce
-from .runtime import wp as _wp
+from .. import kernels
+from ..errors import GymlikeValueError
+from ..types import Vec3, coerce
+from ..runtime import wp as _wp
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from .enums import CoordinateSpace
-    from .sim import Actor, Sim
+    from ..enums import CoordinateSpace
+    from ..sim import Actor, Sim
 
 
 # ============================================================================ validation
@@ -64,7 +64,7 @@ def add_rows(sim: Sim, force: wp.array | None, torque: wp.array | None, pos: wp.
              launch: Callable) -> None:
     """Per-body force / torque / position rows (bodies, 3; Warp arrays, None when not given) for
     the next simulate; non-finite or absurd values are flagged for the NaN guard."""
-    from . import tensor_kernels
+    from .. import tensor_kernels
     dummy = force if force is not None else torque
     m, st, d = sim.model, sim.state, sim.dev
     launch(("forces", id(st)), tensor_kernels.add_body_wrenches, sim.host.num_bodies,

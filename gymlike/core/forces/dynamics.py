@@ -33,15 +33,15 @@ import numpy as np
 import warp as wp
 
 from . import observables as OBS
-from . import upstream
-from .errors import GymlikeTypeError, GymlikeValueError
-from .errors import listed, warn
-from .runtime import newton as _newton, call_name
+from .. import upstream
+from ..errors import GymlikeTypeError, GymlikeValueError
+from ..errors import listed, warn
+from ..runtime import newton as _newton, call_name
 
 if TYPE_CHECKING:
     import newton
 
-    from .sim import Actor, Sim
+    from ..sim import Actor, Sim
 
 
 # ============================================================================ kernels

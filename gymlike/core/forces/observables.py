@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .enums import SimType
-from .errors import GymlikeNotImplementedError, listed
-from .runtime import newton as _newton
+from ..enums import SimType
+from ..errors import GymlikeNotImplementedError, listed
+from ..runtime import newton as _newton
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from .sim import Sim
+    from ..sim import Sim
 
 CONTACT_F = "contact_f"
 BODY_PARENT_F = "body_parent_f"
@@ -59,7 +59,7 @@ def require(sim: Sim, kinds: Iterable[str], what: str) -> Observed:
     if kinds <= o.kinds:
         return o
     solver = sim.solver
-    from . import mjc
+    from .. import mjc
     cs = mjc.c_step(solver)
     if cs is not None and not o.obs and (o.kinds | kinds) <= {CONTACT_F, BODY_PARENT_F} and cs.observe():
         # MuJoCo C reports contact and joint forces of every step itself (no MuJoCo-Warp step)
@@ -103,7 +103,7 @@ _NOT_CAPACITY = ("ITERATIONS", "LS_ITERATIONS")      # (solver iteration limits:
 
 def watch_capacity(sim: Sim) -> None:
     """After the solver is made: have a MuJoCo-Warp solver report its overflows."""
-    from . import mjc
+    from .. import mjc
     solver = sim.solver
     if mjc.c_step(solver) is not None or OVERFLOW not in frozenset(solver.supported_observables):
         return
@@ -113,7 +113,7 @@ def watch_capacity(sim: Sim) -> None:
 def check_capacity(sim: Sim) -> None:
     """Warn once per sim when a buffer of the last step overflowed (read with the NaN flags:
     a device read on CUDA)."""
-    from .errors import warn
+    from ..errors import warn
     o = sim.observed
     if o is None or o.overflow_told:
         return
