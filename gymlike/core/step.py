@@ -172,7 +172,7 @@ class Stepper:
                 capped = np.nonzero(scale < 1.0)[0]
                 host = sim.host
                 b.scale_velocities(spans(host.actor_qd0[capped], host.actor_nqd[capped]),
-                                       np.repeat(scale[capped], host.actor_nqd[capped]))
+                                   np.repeat(scale[capped], host.actor_nqd[capped]))
                 sim.defer_kinematics(host.actor_articulation[capped], len(capped))
             sim.state, sim.state_next = s_out, s_in
         if d.speed_caps or (d.velocity_clamp and not b.limits_in_step):
