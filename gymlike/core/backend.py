@@ -344,7 +344,7 @@ class MuJoCoRows(NewtonState):
 
     def joint_rows(self, kw: dict) -> bool:
         """NewtonState.joint_rows: with every call on the rows."""
-        return "observables" not in kw
+        return self.on_rows(kw)
 
     def write_efforts(self, dev: DeviceTables) -> bool:
         """NewtonState.write_efforts: into the qfrc_applied rows (unless a call fills Newton's

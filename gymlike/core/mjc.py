@@ -121,11 +121,11 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.mj_spec = None
         self.graphs = None           # (SolverMuJoCo's construction notifies model changes)
         self.cur = Currency()        # which of the rows, their inputs and Newton's State are current
-        self.caps = None             # tables of the speed bounds (_speed_bound_tables)
         # tables derived from the model, the batch and gymlike's tables, by name: "check" (of
         # check_rows), "limits" (_guard_tables), "efforts" (write_efforts), "roots" (root_tables),
         # "dof_cells", "set_dofs" (write_dofs_of), "forget" (_forget_ranges), "dof_forces",
-        # "contact_wrenches", "body_f" (_body_f_rows), "wrenches" (_wrench_tables)
+        # "contact_wrenches", "body_f" (_body_f_rows), "wrenches" (_wrench_tables), "caps"
+        # (_speed_bound_tables)
         self.memo = Memo()
         self.check_dev = None        # the DeviceTables check_rows last read
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
@@ -279,7 +279,7 @@ class SolverMuJoCoC(SolverMuJoCo):
     def model_changed(self) -> None:
         """Drop the caches, bounds and recorded graphs that depend on the model's parameters."""
         self.cur.model_changed()         # (gains and actuators may change what ctrl means)
-        self.caps = None                 # (per-world models: the bounds may change)
+        self.memo.drop("caps")           # (per-world models: the bounds may change)
         self.memo.drop("check", "limits", "efforts")     # (DOF limits and modes may change)
         self.memo.drop("body_f")         # (body flags may change)
         self.memo.drop("wrenches")       # (joints, masses and inertias may change)
@@ -906,9 +906,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         """row_checks' arguments (float64 Warp arrays on the CPU; empty tables switch a check
         off) and numpy views of its outputs, rebuilt when the model or the batch changes."""
         wp = _wp()
-        if self.caps is None:
-            self._speed_bound_tables()
-        angular, dof_reach, bp, ip = self.caps[:4]
+        angular, dof_reach, bp, ip = self._speed_bound_tables()[:4]
         m = self.template
         nv, nb = m.nv, m.nbody
 
@@ -1330,11 +1328,14 @@ class SolverMuJoCoC(SolverMuJoCo):
         angular DOFs d from the root down to b (unit axes a_d), so |w_b|^2 <= sum_de |qvel_d|
         |qvel_e| C_de with C_de = |a_d . a_e| for two axes fixed in one frame (a constant: two
         hinges of one body, a hinge and the next, the three axes of a ball), else 1."""
-        dofs, C = self.caps[4][body]
+        dofs, C = self._speed_bound_tables()[4][body]
         v = np.abs(self.flat["qvel"][worlds[:, None], dofs])
         return np.sqrt(((v @ C) * v).sum(1))
 
     def _speed_bound_tables(self):
+        return self.memo.get("caps", (), self._make_speed_bound_tables)
+
+    def _make_speed_bound_tables(self):
         """The chain geometry of the speed bounds (row_checks; bodies come after their parents
         in MuJoCo): which DOFs are angular, per DOF the length of its joint's anchor offset,
         per body the lengths of its offset from the parent and of its COM offset (one row, or
@@ -1364,7 +1365,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             ang[:, b] = ang[:, parent[b]] | (angular & (dof_body == b))
         C = self._axis_dots(angular)
         form = [(np.nonzero(ang[:, b])[0], C[np.ix_(ang[:, b], ang[:, b])]) for b in range(nb)]
-        self.caps = (angular, dof_reach, bp, ip, form)
+        return angular, dof_reach, bp, ip, form
 
     def _axis_dots(self, angular):
         """(nv, nv) C_de = |a_d . a_e| for angular DOFs whose axes are fixed in a common frame
