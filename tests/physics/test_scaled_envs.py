@@ -263,3 +263,51 @@ def test_a_scale_variant_is_the_asset_imported_at_that_scale(gym, monkeypatch, a
     assert np.abs(a - b).max() < 1e-5
     gym.destroy_sim(copied)
     gym.destroy_sim(imported)
+
+
+def _filtered_scene(gym, path, file, fix, reimport, monkeypatch, frames=20, filt=1):
+    """Two envs of the asset at scales 1.0 and 1.3, self-collisions off (filter 1), folded
+    where its DOFs allow, beside a box of another collision group (two groups in an env: the
+    filter acts through the asset's variant without self-collisions, build._plan_collisions);
+    its variants copied (or, reimport, every one imported)."""
+    from gymlike.core.assets.record import Asset
+    monkeypatch.setattr(Asset, "REIMPORT_FILTERS", reimport)
+    monkeypatch.setattr(Asset, "REIMPORT_SCALES", reimport)
+    sim = make_sim(gym, dt=DT, substeps=2)
+    asset = gym.load_asset(sim, path, file, options(fix_base_link=fix))
+    box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
+    envs = []
+    for i, s in enumerate((1.0, 1.3)):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        a = gym.create_actor(env, asset, pose(z=0.6 * s), "a", 0, filt)
+        gym.create_actor(env, box, pose(x=2.0, z=0.05), "box", 1, 0)
+        gym.set_actor_scale(env, a, s)
+        st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
+        st["pos"][:] = 2.5 * np.where(np.arange(len(st)) % 2, -1.0, 1.0)   # (clamped to limits)
+        gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    return sim, _run(gym, sim, envs, frames)
+
+
+@pytest.mark.parametrize("asset", ["chain", "quadruped", "ant"])
+def test_a_variant_without_self_collisions_is_the_asset_imported_so(gym, tmp_path, monkeypatch, asset):
+    """An actor with a non-zero collision filter takes the asset's variant with self-collisions
+    off. It is the processed variant with them on plus a filter pair per two colliding shapes,
+    not a second import of the file (which reloads every mesh: seconds per robot): the model's
+    candidate contact pairs and the motion are those of the import with self-collisions off."""
+    from conftest import ASSETS
+    if asset == "chain":
+        write(tmp_path, "chain.urdf", CHAIN.format(**CHAIN_COLLIDERS))
+    path, file, fix = {"chain": (str(tmp_path), "chain.urdf", True),
+                       "quadruped": (ASSETS + "/urdf/quadruped", "quadruped.urdf", False),
+                       "ant": (ASSETS + "/mjcf", "nv_ant.xml", False)}[asset]
+    copied, a = _filtered_scene(gym, path, file, fix, False, monkeypatch)
+    imported, b = _filtered_scene(gym, path, file, fix, True, monkeypatch)
+    pairs = [{tuple(p) for p in s.model.shape_contact_pairs.numpy().tolist()} for s in (copied, imported)]
+    assert pairs[0] == pairs[1]
+    colliding, _ = _filtered_scene(gym, path, file, fix, False, monkeypatch, frames=0, filt=0)
+    assert len(pairs[0]) < len(colliding.model.shape_contact_pairs.numpy())   # (the filter matters)
+    assert np.abs(a - b).max() < 1e-5
+    for s in (copied, imported, colliding):
+        gym.destroy_sim(s)

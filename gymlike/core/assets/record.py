@@ -75,6 +75,11 @@ class Asset:
         (cached per (scale, self_collisions))."""
         key = (float(scale), bool(self_collisions))
         b = self._builders.get(key)
+        if b is None and not key[1] and self._filters_by_copy():
+            # the variant with self-collisions off (every actor of a non-zero collision filter)
+            # is the one with them on plus a filter pair per two colliding shapes, which is all
+            # the importers' enable_self_collisions=False adds: no second import of the file
+            b = self._builders[key] = without_self_collisions(self.builder(key[0], True))
         if b is None and key[0] != 1.0 and self._scales_by_copy():
             # a copy of the processed base variant with every length scaled: the same shapes,
             # hulls and decompositions as a re-import at that scale, without parsing the file
@@ -120,6 +125,14 @@ class Asset:
     # equality constraints and tendons with anchors and lengths, and are imported at each scale)
     COPY_SCALED_KINDS = ("urdf", "box", "sphere", "capsule")
     REIMPORT_SCALES = False     # tests: every scale re-imported (the oracle for scaled_builder)
+
+    # the kinds whose importers turn self-collisions off by filter pairs alone (USD's importer
+    # reads per-articulation settings from the file; soft bodies are added after the import)
+    COPY_FILTERED_KINDS = ("urdf", "mjcf", "box", "sphere", "capsule")
+    REIMPORT_FILTERS = False    # tests: every self-collision variant imported (the oracle)
+
+    def _filters_by_copy(self) -> bool:
+        return not self.REIMPORT_FILTERS and self.kind in self.COPY_FILTERED_KINDS and not self.soft_bodies
 
     def _scales_by_copy(self) -> bool:
         if self.REIMPORT_SCALES or self.kind not in self.COPY_SCALED_KINDS or self.soft_bodies:
@@ -355,6 +368,33 @@ class Asset:
                 f"{self.dof_count} dofs, {self.shape_count} shapes>")
 
 
+def _copy(base: newton.ModelBuilder) -> newton.ModelBuilder:
+    """A shallow copy of a builder whose lists (and filter pairs) are its own; meshes are shared."""
+    b = copy.copy(base)
+    for k, v in vars(base).items():
+        if isinstance(v, list):
+            setattr(b, k, list(v))
+    b.shape_collision_filter_pairs = list(base.shape_collision_filter_pairs)
+    return b
+
+
+def without_self_collisions(base: newton.ModelBuilder) -> newton.ModelBuilder:
+    """A copy of an asset's processed builder `base` in which no two of its colliding shapes
+    collide: the filter pairs Newton's URDF and MJCF importers add for enable_self_collisions=False
+    (one per pair of colliding shapes; here over the processed shapes, so hulls and V-HACD parts
+    included, as Newton's mesh approximation carries the importer's pairs over to them)."""
+    newton = _newton()
+    b = _copy(base)
+    collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
+    shapes = [i for i, f in enumerate(b.shape_flags) if int(f) & collide]
+    have = set(b.shape_collision_filter_pairs)
+    for k, i in enumerate(shapes):
+        for j in shapes[k + 1:]:
+            if (i, j) not in have:
+                b.add_shape_collision_filter_pair(i, j)
+    return b
+
+
 def scaled_builder(base: newton.ModelBuilder, s: float) -> newton.ModelBuilder:
     """A copy of an asset's processed builder `base` at uniform scale `s`, as Newton's importers
     scale a file: every length times s (shape and joint frames, body poses and centres of mass,
@@ -363,10 +403,7 @@ def scaled_builder(base: newton.ModelBuilder, s: float) -> newton.ModelBuilder:
     the simulated values: props.write_all). `base` is left unchanged; mesh objects are shared."""
     wp = _wp()
     newton = _newton()
-    b = copy.copy(base)
-    for k, v in vars(base).items():      # (lists the copy edits must not be the base's)
-        if isinstance(v, list):
-            setattr(b, k, list(v))
+    b = _copy(base)
 
     def frame(t):
         return wp.transform(wp.vec3(*(np.asarray(t.p if hasattr(t, "p") else t[:3], np.float64) * s)),
