@@ -154,8 +154,7 @@ def build_model(sim: Sim) -> None:
         static_seg[int(s)] = int(plane.segmentation_id)
     # on the MuJoCo C pipeline, meshes that are height maps become heightfields (core/terrain.py)
     from . import mjc
-    c_path = (sim.type == SimType.SIM_PHYSX and not sim.one_world and mjc.applies(sim.device)
-              and not scaled_meshes(sim))
+    c_path = sim.type == SimType.SIM_PHYSX and mjc.applies(sim.device) and not scaled_meshes(sim)
     static_kinds = set()
     for add_static in sim.static_meshes:
         s0 = len(b.shape_body)
@@ -428,16 +427,26 @@ def _make_solver(sim, newton_contacts):
             # Sims with static terrain keep MuJoCo's 1: a body that sinks deeper than half a
             # heightfield cell on impact gets sideways normals from the cell prisms, and stiffer
             # friction on those held dropped boxes inside the terrain (differences.md)
+            from . import mjc
+            c_path = mjc.applies(sim.device) and not scaled_meshes(sim)
             opts = dict(cone="elliptic", impratio=1.0 if sim.static_meshes else 10.0)
-            if sim.one_world and model.joint_dof_count > CG_DOFS:
+            if sim.one_world and not c_path and model.joint_dof_count > CG_DOFS:
                 opts["solver"] = "cg"
             opts.update(sim.mujoco_options or {})
             arena = opts.pop("arena_kib", None)          # (MuJoCo C's arena: the C pipeline's option)
             opts.pop("rigid_contact_max", None)          # (Newton's collision pipeline: below)
-            newton_contacts = newton_contacts or sim.one_world    # isolation by collision groups
+            # a one world keeps its envs apart by collision groups: on MuJoCo C through MuJoCo's
+            # masks and exclusions (Newton's conversion of the groups), on MuJoCo-Warp through
+            # Newton's collision pipeline
+            newton_contacts = newton_contacts or (sim.one_world and not c_path)
             kw = dict(separate_worlds=not sim.one_world, **{**_mujoco_capacity(sim, opts["cone"]), **opts})
-            from . import mjc
-            if not newton_contacts and mjc.applies(sim.device) and not scaled_meshes(sim):
+            if sim.one_world and c_path and not newton_contacts:
+                # MuJoCo-Warp's data (the C step's state conversions; its solver never runs) would
+                # size its sparse constraint Jacobian by visiting every geom pair in Python: tens
+                # of seconds for a one world. A row touches the DOFs of at most two actors.
+                tree = max(a.asset._newton_dof_count for a in sim.all_actors())
+                kw.setdefault("njmax_nnz", kw["njmax"] * max(1, min(model.joint_dof_count, 2 * tree)))
+            if not newton_contacts and c_path:
                 # on the CPU: MuJoCo's C library steps the worlds
                 solver = mjc.SolverMuJoCoC(model, defer=sim.defer_state_sync, arena_kib=arena, **kw)
             else:

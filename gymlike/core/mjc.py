@@ -105,6 +105,7 @@ SolverMuJoCo = _newton().solvers.SolverMuJoCo
 _CAPACITY_WARNINGS = ("mjWARN_CONTACTFULL", "mjWARN_CNSTRFULL")
 
 
+@upstream.excludes_in_one_pass
 @upstream.keeping_spec
 class SolverMuJoCoC(SolverMuJoCo):
     """SolverMuJoCo stepping its worlds with MuJoCo's C library (see the module docstring).
@@ -128,6 +129,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         # (_speed_bound_tables)
         self.memo = Memo()
         self.check_dev = None        # the DeviceTables check_rows last read
+        # one world holding every env (envs of different actors): its MuJoCo exclusions keep the
+        # envs apart, too many for Newton's per-pair loop (upstream.excludes_in_one_pass)
+        self.exclude_later = not kwargs.get("separate_worlds", True)
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
         mjw.fixed_child_frames(self)
         self.mujoco, self._batch_mod = mujoco, mj_batch
@@ -183,6 +187,38 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.joint_fields = ()       # the fields the batch binds for the joint rows (joint_rows.fields)
         self.friction_rows = False   # MuJoCo's dof_frictionloss holds PhysX's joint friction bounds, per world
         self._make_batch(m)
+
+    @staticmethod
+    def one_world_excludes(model: newton.Model, shapes: np.ndarray) -> np.ndarray:
+        """Body pairs (n, 2) of a one world none of whose colliding `shapes` may touch, by
+        Newton's collision groups (each env its own positive group) or filter pairs (actors
+        without self-collisions): each becomes a MuJoCo exclusion. Newton's conversion excludes
+        only the filtered pairs, visiting every body pair of the world in Python, and keeps groups
+        apart by MuJoCo masks, exact up to 256 colliding shapes (beyond, a colouring that lets
+        shapes of different colours meet)."""
+        shapes = np.asarray(shapes, np.int64)
+        sb = model.shape_body.numpy()[shapes]
+        sg = model.shape_collision_group.numpy()[shapes].astype(np.int64)
+        bg = np.unique(np.stack([sb, sg], 1), axis=0)             # (body, group), by body
+        body, first, count = np.unique(bg[:, 0], return_index=True, return_counts=True)
+        a, b = np.triu_indices(len(body), k=1)
+        g, single = bg[first, 1], count == 1
+        # body pairs whose groups may meet (or whose shapes span groups): decided shape by shape
+        maybe = _groups_meet(g[a], g[b]) | ~single[a] | ~single[b]
+        out = [np.stack([body[a[~maybe]], body[b[~maybe]]], 1)]
+        per_body = np.unique(sb, return_counts=True)[1]             # (same bodies, same order)
+        shapes_of = dict(zip(body.tolist(), np.split(np.argsort(sb, kind="stable"), np.cumsum(per_body)[:-1])))
+        ca, cb = body[a[maybe]].tolist(), body[b[maybe]].tolist()
+        if ca:
+            grid = [np.stack(np.meshgrid(shapes_of[x], shapes_of[y], indexing="ij"), -1).reshape(-1, 2)
+                    for x, y in zip(ca, cb)]
+            local = np.concatenate(grid)
+            allowed = (_groups_meet(sg[local[:, 0]], sg[local[:, 1]])
+                       & ~np.asarray(model.shape_collision_filter_mask(shapes[local]), bool))
+            ends = np.cumsum([len(x) for x in grid])
+            none = np.add.reduceat(allowed.astype(np.int64), ends - [len(x) for x in grid]) == 0
+            out.append(np.stack([np.asarray(ca)[none], np.asarray(cb)[none]], 1))
+        return np.concatenate(out)
 
     # ------------------------------------------------------------------ the batch
     def _make_batch(self, model, state=None):
@@ -1433,6 +1469,12 @@ class SolverMuJoCoC(SolverMuJoCo):
 # MjModel fields that describe the added site and sensor, or names, and the gap the C step drops:
 # not copied between models
 _OWN = ("name", "names_map", "sensor_", "site_", "signature", "geom_gap")
+
+
+def _groups_meet(ga: np.ndarray, gb: np.ndarray) -> np.ndarray:
+    """Newton's collision-group rule: g > 0 meets its own group and the negatives, g < 0 every
+    group but itself, 0 nothing."""
+    return (ga != 0) & (gb != 0) & (((ga > 0) & ((ga == gb) | (gb < 0))) | ((ga < 0) & (ga != gb)))
 
 
 class DofCells:

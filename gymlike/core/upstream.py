@@ -42,7 +42,11 @@ PRIVATE = (
      "the body pairs SolverMuJoCo's conversion turns into MuJoCo contact exclusions; with Newton's "
      "contacts MuJoCo's collision never runs, and adding them is cubic in the bodies of a world "
      "(each add_exclude rebuilds MjSpec.bodies twice): 130 s of Isaac Gym's actor_scaling.py, "
-     "whose envs hold different actors in one world (core/mjw.py)"),
+     "whose envs hold different actors in one world. MuJoCo-Warp with Newton's contacts skips "
+     "them (core/mjw.py); the C step adds a one world's in one pass (core/mjc.py)"),
+    ("newton.solvers.SolverMuJoCo", "_init_pairs",
+     "the conversion step right after its exclusions, which receives the MjSpec and the shape -> "
+     "geom names: the C step adds a one-world sim's exclusions there, in one pass (core/mjc.py)"),
     ("newton._src.sim.articulation", "eval_articulation_motion_subspace",
      "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/forces/dynamics.py)"),
     ("rl_games.common.a2c_common.A2CBase", "_preproc_obs",
@@ -131,6 +135,40 @@ def no_excludes_with_newton_contacts(cls: type) -> type:
             return []
         return getattr(super(cls, self), hook)(*args, **kwargs)
     setattr(cls, hook, pairs)
+    return cls
+
+
+def excludes_in_one_pass(cls: type) -> type:
+    """Class decorator for a SolverMuJoCo subclass whose instances set `exclude_later` before
+    SolverMuJoCo's construction and define `one_world_excludes(model, shapes)`: when
+    `exclude_later` is true, Newton's conversion gets no body pairs from
+    `_find_body_collision_filter_pairs` (which visits every body pair of the world in Python,
+    and whose pairs the conversion adds one MuJoCo exclusion at a time, reading MjSpec.bodies
+    twice each: cubic in the bodies of a world, see PRIVATE); the pairs of `one_world_excludes`
+    are added by `_init_pairs`, the conversion's next step that receives the spec, with the
+    bodies' names read once. Pairs of bodies without colliding geoms are left out (an exclusion
+    filters geoms; such a body has none). Otherwise Newton's methods, unchanged."""
+    find, init = "_find_body_collision_filter_pairs", "_init_pairs"
+
+    def pairs(self, model, bodies, shapes, *args, **kwargs):
+        if not self.exclude_later:
+            return getattr(super(cls, self), find)(model, bodies, shapes, *args, **kwargs)
+        self.later_excludes = self.one_world_excludes(model, shapes)
+        return []
+
+    def init_pairs(self, model, spec, shape_mapping, *args, **kwargs):
+        found, self.later_excludes = getattr(self, "later_excludes", None), None
+        if found is not None and len(found):
+            geom_body = {g.name: body.name for body in spec.bodies for g in body.geoms}
+            shape_body = model.shape_body.numpy()
+            body_name = {int(shape_body[s]): geom_body[g] for s, g in shape_mapping.items() if g in geom_body}
+            for b1, b2 in found.tolist():
+                n1, n2 = body_name.get(b1), body_name.get(b2)
+                if n1 is not None and n2 is not None:
+                    spec.add_exclude(bodyname1=n1, bodyname2=n2)
+        return getattr(super(cls, self), init)(model, spec, shape_mapping, *args, **kwargs)
+    setattr(cls, find, pairs)
+    setattr(cls, init, init_pairs)
     return cls
 
 

@@ -174,34 +174,68 @@ CHAIN_COLLIDERS = dict(
     c_lower='<collision><origin xyz="-0.1 0 0"/><geometry><box size="0.2 0.04 0.04"/></geometry></collision>')
 
 
-@pytest.mark.parametrize("cg_dofs", [0, None])
-def test_one_world_keeps_self_collisions_off_without_mujoco_excludes(gym, tmp_path, monkeypatch, cg_dofs):
-    """Envs of different assets share one world, which steps with Newton's contacts: the
-    MuJoCo model gets no contact exclusions (they would filter MuJoCo's own collision
-    detection, which does not run; adding them per body pair took Isaac Gym's actor_scaling
-    130 s), and the filters still hold. Env 0's chain has colliders, its lower link folded over
-    the base and self-collisions off (filter 1); env 1's is the same chain without colliders, at
-    the same place: both swing as one (no self-contact, no contact between the envs). On
-    MuJoCo's CG solver too, which a world of more than build.CG_DOFS DOFs steps with."""
+@pytest.mark.parametrize("pipeline,cg_dofs", [("mujoco-c", None), ("warp", 0), ("warp", None)])
+def test_one_world_keeps_envs_apart_and_self_collisions_off(gym, tmp_path, monkeypatch, pipeline, cg_dofs):
+    """Envs of different assets share one world. Envs 0 and 2 hold the same chain with
+    colliders, its lower link folded over the base and self-collisions off (filter bits); env 1 the
+    same chain without colliders; all three envs at the same place (zero spacing): the three
+    swing as one (no self-contact, no contact between the envs). On MuJoCo C the world steps
+    with MuJoCo's contacts, kept apart by MuJoCo exclusions, which gymlike adds in one pass
+    (Newton's conversion adds them per body pair, cubic in the bodies: Isaac Gym's actor_scaling
+    took 130 s). On MuJoCo-Warp it steps with Newton's contacts and the MuJoCo model gets no
+    exclusions; on MuJoCo-Warp's CG solver too, which a world of more than build.CG_DOFS DOFs
+    steps with."""
     from gymlike.core import build
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
     if cg_dofs is not None:
         monkeypatch.setattr(build, "CG_DOFS", cg_dofs)
     write(tmp_path, "solid.urdf", CHAIN.format(**CHAIN_COLLIDERS))
     write(tmp_path, "ghost.urdf", CHAIN.format(c_base="", c_upper="", c_lower=""))
     sim = make_sim(gym, dt=DT, substeps=2, ground=False)
+    assets = {f: gym.load_asset(sim, str(tmp_path), f, options(fix_base_link=True))
+              for f in ("solid.urdf", "ghost.urdf")}
     envs = []
-    for i, f in enumerate(("solid.urdf", "ghost.urdf")):
-        asset = gym.load_asset(sim, str(tmp_path), f, options(fix_base_link=True))
-        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
-        a = gym.create_actor(env, asset, pose(z=1.0), "chain", i, 1)
+    # a rack of 90 boxes in each env, out of the chains' reach, which their links may touch and
+    # their base may not: with more than 256 colliding shapes Newton's conversion gives up exact
+    # MuJoCo masks, and exclusions keep the envs apart and the links off the base
+    boxes = "".join(f'<collision><origin xyz="0 0 {0.03 * k}"/><geometry><box size="0.02 0.02 0.02"/></geometry>'
+                    '</collision>' for k in range(90))
+    write(tmp_path, "rack.urdf", f'<robot name="rack"><link name="rack">{boxes}</link></robot>')
+    rack = gym.load_asset(sim, str(tmp_path), "rack.urdf", options(fix_base_link=True))
+    for i, f in enumerate(("solid.urdf", "ghost.urdf", "solid.urdf")):
+        env = gym.create_env(sim, gymapi.Vec3(0, 0, 0), gymapi.Vec3(0, 0, 0), 3)
+        a = gym.create_actor(env, assets[f], pose(z=1.0), "chain", i, 1)
+        gym.create_actor(env, rack, pose(x=3.0, z=1.0), "rack", i, 2)
+        props = gym.get_actor_rigid_shape_properties(env, a)
+        for p, bits in zip(props, (3, 1, 1)):     # base apart from the rack, links from the base
+            p.filter = bits
+        gym.set_actor_rigid_shape_properties(env, a, props)
         st = gym.get_actor_dof_states(env, a, gymapi.STATE_ALL)
         st["pos"][:] = (0.3, -2.9)                 # the lower link back across the base
         gym.set_actor_dof_states(env, a, st, gymapi.STATE_ALL)
         envs.append(env)
     gym.prepare_sim(sim)
-    assert sim.one_world and sim.solver.mj_model.nexclude == 0
-    cg = sim.model.joint_dof_count > build.CG_DOFS
-    assert sim.solver.mj_model.opt.solver == (mujoco.mjtSolver.mjSOL_CG if cg else mujoco.mjtSolver.mjSOL_NEWTON)
+    m = sim.solver.mj_model
+    assert sim.one_world and (m.nexclude > 0 if pipeline == "mujoco-c" else m.nexclude == 0)
+    if pipeline == "mujoco-c":
+        # MuJoCo's own filter (contype / conaffinity, body exclusions, parent and child) lets no
+        # two geoms touch that Newton keeps apart (groups: other envs; filter pairs: the chain's
+        # own links); this scene's 279 colliding shapes take Newton's inexact masks
+        shape = sim.solver.mjc_geom_to_newton_shape.numpy()[0]
+        group = sim.model.shape_collision_group.numpy()
+        excluded = set(m.exclude_signature.tolist())
+        b, ct, ca, parent = m.geom_bodyid, m.geom_contype, m.geom_conaffinity, m.body_parentid
+        g1, g2 = np.triu_indices(m.ngeom, k=1)
+        ga, gb = group[shape[g1]], group[shape[g2]]
+        meet = (ga != 0) & (gb != 0) & (((ga > 0) & ((ga == gb) | (gb < 0))) | ((ga < 0) & (ga != gb)))
+        apart = ~meet | sim.model.shape_collision_filter_mask(np.stack([shape[g1], shape[g2]], 1))
+        for x, y in zip(g1[apart], g2[apart]):
+            b1, b2 = sorted((int(b[x]), int(b[y])))
+            if b1 == b2 or parent[b2] == b1 or parent[b1] == b2 or not (ct[x] & ca[y] or ct[y] & ca[x]):
+                continue
+            assert (b1 << 16) + b2 in excluded, (x, y)
+    cg = pipeline == "warp" and sim.model.joint_dof_count > build.CG_DOFS
+    assert m.opt.solver == (mujoco.mjtSolver.mjSOL_CG if cg else mujoco.mjtSolver.mjSOL_NEWTON)
     angles = []
     for _ in range(30):
         gym.simulate(sim)
@@ -211,6 +245,7 @@ def test_one_world_keeps_self_collisions_off_without_mujoco_excludes(gym, tmp_pa
     # (a double pendulum: float rounding grows to 3e-4 by frame 30; the lower link reaches the
     # base at frame 21, and with self-collisions on it is 0.3 rad off at once)
     np.testing.assert_allclose(angles[:, 0], angles[:, 1], atol=2e-3)
+    np.testing.assert_allclose(angles[:, 2], angles[:, 1], atol=2e-3)
     gym.destroy_sim(sim)
 
 
