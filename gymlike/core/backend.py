@@ -397,7 +397,8 @@ class MuJoCoRows(NewtonState):
                     "prepare_sim (gymlike.envs tasks: sim.mujoco.arena_kib)")
         else:
             todo = "reset those envs"
-        return failed[0], failed[1], todo
+        worlds = list(range(len(self.sim.envs))) if self.sim.one_world else failed[0]   # (one world: every env)
+        return worlds, failed[1], todo
 
     # ------------------------------------------------------------------ states on the rows
 

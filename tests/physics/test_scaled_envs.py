@@ -346,3 +346,27 @@ def test_a_variant_without_self_collisions_is_the_asset_imported_so(gym, tmp_pat
     assert np.abs(a - b).max() < 1e-5
     for s in (copied, imported, colliding):
         gym.destroy_sim(s)
+
+
+def test_contacts_of_each_env_in_a_one_world_on_mujoco_c(gym):
+    """A box and a sphere resting on the ground in two envs of one world (different assets) on
+    MuJoCo C: each env's contact list holds its own body against the ground, and nothing else."""
+    sim = make_sim(gym, dt=DT, substeps=2)
+    assets = (gym.create_box(sim, 0.2, 0.2, 0.2, options()), gym.create_sphere(sim, 0.1, options()))
+    envs = []
+    for i, asset in enumerate(assets):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        gym.create_actor(env, asset, pose(z=0.1), "a", i, 0)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    from gymlike.core import handles
+    assert handles.sim_of(sim).one_world and type(handles.sim_of(sim).solver).__name__ == "SolverMuJoCoC"
+    gym.acquire_net_contact_force_tensor(sim)      # (contacts observed from the first step)
+    for _ in range(20):
+        gym.simulate(sim)
+    for i, (env, corners) in enumerate(zip(envs, (4, 1))):
+        c = gym.get_env_rigid_contacts(env)
+        assert len(c) == corners, c
+        assert set(zip(c["env0"].tolist(), c["env1"].tolist())) <= {(i, -1), (-1, i)}
+        assert set(zip(c["body0"].tolist(), c["body1"].tolist())) <= {(0, -1), (-1, 0)}
+    gym.destroy_sim(sim)

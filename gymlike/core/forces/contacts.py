@@ -250,7 +250,9 @@ def rigid_contacts(sim: Sim, env: Env | None, what: str | None = None) -> np.nda
     m, h = sim.model, sim.host
     body_q = sim.state.body_q.numpy().astype(np.float64)
     if o.c is not None:
-        rows = _contacts_c(o.c, m, body_q, range(len(sim.envs)) if env is None else [env.index])
+        # (a one world holds every env: its contacts are kept per env below)
+        worlds = [0] if sim.one_world else range(len(sim.envs)) if env is None else [env.index]
+        rows = _contacts_c(o.c, m, body_q, worlds)
     else:
         rows = _contacts_newton(o, m)
     if rows is None:
