@@ -301,3 +301,53 @@ def test_mjcf_locked_root_joint_is_not_a_dof_and_the_root_floats(gym, tmp_path):
     assert z == pytest.approx(2.0 - 0.5 * 9.81 * (30 / 240) ** 2, abs=0.01)      # free fall
     fixed = gym.load_asset(sim, str(tmp_path), "heli.xml", options(fix_base_link=True))
     assert gym.get_asset_dof_names(fixed) == ["spin"]
+
+
+def _ring_obj(r_in=0.1, r_out=0.2, h=0.05, n=24):
+    """An annulus (a washer) as an OBJ: a mesh with a hole through it."""
+    a = 2 * np.pi * np.arange(n) / n
+    v = [(r * np.cos(t), r * np.sin(t), z) for r, z in ((r_out, 0), (r_out, h), (r_in, 0), (r_in, h)) for t in a]
+    f = []
+    for i in range(n):
+        j = (i + 1) % n
+        for ring0, ring1 in ((0, 1), (1, 3), (3, 2), (2, 0)):      # outer wall, top, inner wall, bottom
+            p, q = ring0 * n, ring1 * n
+            f += [(p + i, p + j, q + j), (p + i, q + j, q + i)]
+    return "".join(f"v {x:.6f} {y:.6f} {z:.6f}\n" for x, y, z in v) + \
+        "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in f)
+
+
+def test_sdf_collision_warns_and_the_mesh_collides_as_its_convex_hull(gym, tmp_path):
+    """Isaac Gym's URDF <sdf> collision (PhysX's SDF mesh contact: a washer's hole stays open) is
+    not available: load_asset says so, naming the line, and the washer collides as its hull."""
+    (tmp_path / "washer.obj").write_text(_ring_obj())
+    write(tmp_path, "washer.urdf", """\
+        <robot name="washer">
+          <link name="base">
+            <collision>
+              <geometry><mesh filename="washer.obj"/></geometry>
+              <sdf resolution="64"/>
+            </collision>
+            <inertial><mass value="1"/><inertia ixx="1e-2" iyy="1e-2" izz="1e-2" ixy="0" ixz="0" iyz="0"/></inertial>
+          </link>
+        </robot>""")
+    write(tmp_path, "ball.urdf", """\
+        <robot name="ball"><link name="b">
+          <collision><geometry><sphere radius="0.03"/></geometry></collision>
+          <inertial><mass value="0.1"/><inertia ixx="4e-5" iyy="4e-5" izz="4e-5" ixy="0" ixz="0" iyz="0"/></inertial>
+        </link></robot>""")
+    sim = make_sim(gym, ground=False, dt=1 / 120, substeps=2)
+    with pytest.warns(UserWarning, match=r"washer.urdf', line 5: <sdf> collision .* not available; the mesh "
+                                         r"collides as its convex hull"):
+        washer = gym.load_asset(sim, str(tmp_path), "washer.urdf", options(fix_base_link=True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # only <sdf> in a <collision> warns
+        ball = gym.load_asset(sim, str(tmp_path), "ball.urdf", options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, washer, pose(), "washer", 0, 0)
+    gym.create_actor(env, ball, pose(z=0.2), "ball", 0, 0)
+    for _ in range(90):
+        gym.simulate(sim)
+        gym.fetch_results(sim, True)
+    z = gym.get_actor_rigid_body_states(env, 1, gymapi.STATE_POS)["pose"]["p"]["z"][0]
+    assert z == pytest.approx(0.05 + 0.03, abs=3e-3)     # on the hull's top, not through the hole

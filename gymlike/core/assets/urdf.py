@@ -95,7 +95,8 @@ def prepare_urdf(path: str, root: str) -> str:
     <collision> geometry (relative paths, package:// and file:// URIs) to an absolute path, as
     Isaac Gym's importer searches: the URDF's folder, each folder above it, the asset root.
     A missing collision mesh is an error naming file, line and the folders searched; a missing
-    visual mesh is a warning and that <visual> is dropped. Comments, plugins and other
+    visual mesh is a warning and that <visual> is dropped; an <sdf> collision (PhysX's SDF mesh
+    collision) is a warning (the mesh collides as its convex hull). Comments, plugins and other
     `filename=` attributes are left alone. Returns the URDF text to import (the file has passed
     check.check_urdf)."""
     check_urdf(path)
@@ -103,6 +104,7 @@ def prepare_urdf(path: str, root: str) -> str:
         text = f.read()
     urdf_dir = os.path.dirname(path)
     edits = []          # (start, end, replacement) in text order
+    sdf_lines = []      # lines of <sdf> tags in <collision> elements
     stack = []          # [tag, start offset, missing-visual flag]
     for m in _TAG_RE.finditer(text):
         closing, tag, attrs, selfclose = m.group(1), m.group(2), m.group(3), m.group(4)
@@ -117,6 +119,8 @@ def prepare_urdf(path: str, root: str) -> str:
                 edits = [e for e in edits if e[0] < start]  # drop edits inside the removed element
                 edits.append((start, m.end(), ""))
             continue
+        if tag == "sdf" and any(t == "collision" for t, _, _ in stack):
+            sdf_lines.append(text.count("\n", 0, m.start()) + 1)
         if tag == "mesh" and any(t in ("visual", "collision") for t, _, _ in stack):
             fm = _FILENAME_RE.search(attrs)
             if fm is not None:
@@ -141,6 +145,13 @@ def prepare_urdf(path: str, root: str) -> str:
                     edits.append((a0, a0 + len(ref), resolved))
         if not selfclose:
             stack.append([tag, m.start(), False])
+    if sdf_lines:
+        # (PhysX collides such meshes through a signed distance field: non-convex contact, as
+        # Factory's nuts and bolts and IndustReal's pegs and holes need; MuJoCo C has no mesh SDF)
+        warn(f"asset '{path}', line{'s' if len(sdf_lines) > 1 else ''} {', '.join(map(str, sdf_lines))}: "
+             "<sdf> collision (PhysX's signed-distance-field mesh collision) is not available; "
+             "the mesh collides as its convex hull (V-HACD's convex parts with AssetOptions.vhacd_enabled), "
+             "so its holes, slots and threads are closed (python_bindings_docs/differences.md)")
     out, pos = [], 0
     for a, b_, rep in edits:
         out.append(text[pos:a])
