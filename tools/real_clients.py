@@ -12,9 +12,9 @@ them); a script passes when it exits 0.
 reset, and stepped 100 times with uniform random actions in [-1, 1]; it passes when every
 observation and reward stays finite (REAL_CLIENTS_ENVS / REAL_CLIENTS_STEPS change 16 and 100).
 It needs IsaacGymEnvs' own dependencies importable (hydra-core, omegaconf, gym 0.23, termcolor;
-put them on PYTHONPATH), and runs from `isaacgymenvs/` as IsaacGymEnvs' train.py does. The tasks
-package's __init__ imports every task (some need warp 0.10, urdfpy, pysdf), so each task module
-is imported on its own.
+put them on PYTHONPATH; the IndustReal tasks also need urdfpy and pysdf, python_bindings_docs/
+learning.md says how), and runs from `isaacgymenvs/` as IsaacGymEnvs' train.py does. The tasks
+package's __init__ imports every task, so each task module is imported on its own.
 
 `legged`: each legged_gym task (leggedrobotics/legged_gym: anymal_c_flat, anymal_c_rough,
 anymal_b, a1, cassie) built as its train.py builds it (its own get_args and task registry,
@@ -35,7 +35,22 @@ TASKS = {"Ant": "ant", "Anymal": "anymal", "AnymalTerrain": "anymal_terrain", "B
          "Cartpole": "cartpole", "FrankaCabinet": "franka_cabinet", "FrankaCubeStack": "franka_cube_stack",
          "Humanoid": "humanoid", "HumanoidAMP": "humanoid_amp", "Ingenuity": "ingenuity",
          "Quadcopter": "quadcopter", "ShadowHand": "shadow_hand", "AllegroHand": "allegro_hand",
-         "Trifinger": "trifinger"}
+         "Trifinger": "trifinger",
+         # configs of IsaacGymEnvs' main branch whose class is not named after them (its task map)
+         "AllegroKuka": ("allegro_kuka.allegro_kuka_reorientation", "AllegroKukaReorientation"),
+         "AllegroKukaTwoArmsLSTM": ("allegro_kuka.allegro_kuka_two_arms_reorientation",
+                                    "AllegroKukaTwoArmsReorientation"),
+         "AllegroHandDextremeManualDR": ("dextreme.allegro_hand_dextreme", "AllegroHandDextremeManualDR"),
+         "AllegroHandDextremeADR": ("dextreme.allegro_hand_dextreme", "AllegroHandDextremeADR"),
+         "FactoryTaskNutBoltPick": "factory.factory_task_nut_bolt_pick",
+         "FactoryTaskNutBoltPlace": "factory.factory_task_nut_bolt_place",
+         "FactoryTaskNutBoltScrew": "factory.factory_task_nut_bolt_screw",
+         "FactoryTaskInsertion": "factory.factory_task_insertion",
+         "FactoryTaskGears": "factory.factory_task_gears",
+         "IndustRealTaskPegsInsert": "industreal.industreal_task_pegs_insert",
+         "IndustRealTaskGearsInsert": "industreal.industreal_task_gears_insert",
+         "ShadowHandOpenAI_FF": ("shadow_hand", "ShadowHand"),
+         "HumanoidAMPHands": ("humanoid_amp", "HumanoidAMP")}
 
 
 LEGGED_TASKS = ("anymal_c_flat", "anymal_c_rough", "anymal_b", "a1", "cassie")
@@ -77,12 +92,20 @@ def make_task(root, task, num_envs):
     sys.modules["isaacgymenvs.tasks"] = pkg
     from hydra import compose, initialize_config_dir
     from isaacgymenvs.utils.reformat import omegaconf_to_dict
+    # AllegroKuka reads a device index from sim_device (train.py's default is cuda:0; with the CPU
+    # pipeline Isaac Gym's PhysX then steps on the CPU)
+    sim_device = "cuda:0" if task.startswith("AllegroKuka") else "cpu"
+    module, name = TASKS[task] if isinstance(TASKS[task], tuple) else (TASKS[task], task)
+    cls = getattr(importlib.import_module(f"isaacgymenvs.tasks.{module}"), name)
+    # (Factory and IndustReal tasks compose their own hydra configs while they are built)
     with initialize_config_dir(config_dir=os.path.join(root, "isaacgymenvs", "cfg"), version_base=None):
-        cfg = compose(config_name="config", overrides=[f"task={task}", f"num_envs={num_envs}", "sim_device=cpu",
-                                                       "rl_device=cpu", "pipeline=cpu", "headless=True"])
-    cls = getattr(importlib.import_module(f"isaacgymenvs.tasks.{TASKS[task]}"), task)
-    return cls(cfg=omegaconf_to_dict(cfg.task), rl_device="cpu", sim_device="cpu", graphics_device_id=-1,
-               headless=True, virtual_screen_capture=False, force_render=False)
+        cfg = compose(config_name="config", overrides=[
+            f"task={task}", f"num_envs={num_envs}", f"sim_device={sim_device}", "rl_device=cpu", "pipeline=cpu",
+            "headless=True"])
+        task_cfg = omegaconf_to_dict(cfg.task)
+        task_cfg.setdefault("rl_device", "cpu")     # (the DeXtreme tasks read it there, default cuda:0)
+        return cls(cfg=task_cfg, rl_device="cpu", sim_device=sim_device, graphics_device_id=-1,
+                   headless=True, virtual_screen_capture=False, force_render=False)
 
 
 def is_legged_gym(root):
@@ -130,7 +153,10 @@ def run_task(root, task, num_envs=16, steps=100):
     for _ in range(steps):
         out = env.step(torch.rand((env.num_envs, env.num_actions)) * 2 - 1)
         obs, rew = out[0], out[2 if len(out) == 5 else 1]      # (legged_gym: obs, privileged obs, rew, ...)
-        o = obs["obs"] if isinstance(obs, dict) else obs
+        if isinstance(obs, dict):      # (the DeXtreme tasks return a dict of observation groups)
+            o = obs["obs"] if "obs" in obs else torch.cat([v.flatten(1) for v in obs.values()], 1)
+        else:
+            o = obs
         bad += int(not (torch.isfinite(o).all() and torch.isfinite(rew).all()))
     print(f"RESULT {task} steps={steps} non_finite_steps={bad}")
     return bad == 0
