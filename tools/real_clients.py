@@ -10,7 +10,8 @@ them); a script passes when it exits 0.
 
 `igenvs`: each IsaacGymEnvs task is built from its own hydra config (16 envs, CPU pipeline),
 reset, and stepped 100 times with uniform random actions in [-1, 1]; it passes when every
-observation and reward stays finite (REAL_CLIENTS_ENVS / REAL_CLIENTS_STEPS change 16 and 100).
+observation and reward stays finite (REAL_CLIENTS_ENVS / REAL_CLIENTS_STEPS change 16 and 100;
+REAL_CLIENTS_OVERRIDES adds hydra overrides, e.g. "task.task.randomize=False").
 It needs IsaacGymEnvs' own dependencies importable (hydra-core, omegaconf, gym 0.23, termcolor;
 put them on PYTHONPATH; the IndustReal tasks also need urdfpy and pysdf, python_bindings_docs/
 learning.md says how), and runs from `isaacgymenvs/` as IsaacGymEnvs' train.py does. The tasks
@@ -101,7 +102,7 @@ def make_task(root, task, num_envs):
     with initialize_config_dir(config_dir=os.path.join(root, "isaacgymenvs", "cfg"), version_base=None):
         cfg = compose(config_name="config", overrides=[
             f"task={task}", f"num_envs={num_envs}", f"sim_device={sim_device}", "rl_device=cpu", "pipeline=cpu",
-            "headless=True"])
+            "headless=True"] + os.environ.get("REAL_CLIENTS_OVERRIDES", "").split())
         task_cfg = omegaconf_to_dict(cfg.task)
         task_cfg.setdefault("rl_device", "cpu")     # (the DeXtreme tasks read it there, default cuda:0)
         return cls(cfg=task_cfg, rl_device="cpu", sim_device=sim_device, graphics_device_id=-1,
@@ -150,6 +151,7 @@ def run_task(root, task, num_envs=16, steps=100):
     env.reset()
     torch.manual_seed(0)
     bad = 0
+    t0 = time.perf_counter()
     for _ in range(steps):
         out = env.step(torch.rand((env.num_envs, env.num_actions)) * 2 - 1)
         obs, rew = out[0], out[2 if len(out) == 5 else 1]      # (legged_gym: obs, privileged obs, rew, ...)
@@ -158,7 +160,8 @@ def run_task(root, task, num_envs=16, steps=100):
         else:
             o = obs
         bad += int(not (torch.isfinite(o).all() and torch.isfinite(rew).all()))
-    print(f"RESULT {task} steps={steps} non_finite_steps={bad}")
+    print(f"RESULT {task} steps={steps} non_finite_steps={bad} "
+          f"ms_per_step={1e3 * (time.perf_counter() - t0) / steps:.1f}")
     return bad == 0
 
 
