@@ -154,7 +154,7 @@ def build_model(sim: Sim) -> None:
         static_seg[int(s)] = int(plane.segmentation_id)
     # on the MuJoCo C pipeline, meshes that are height maps become heightfields (core/terrain.py)
     from . import mjc
-    c_path = sim.type == SimType.SIM_PHYSX and mjc.applies(sim.device) and not scaled_meshes(sim)
+    c_path = sim.type == SimType.SIM_PHYSX and mjc.applies(sim.device)
     static_kinds = set()
     for add_static in sim.static_meshes:
         s0 = len(b.shape_body)
@@ -428,7 +428,7 @@ def _make_solver(sim, newton_contacts):
             # heightfield cell on impact gets sideways normals from the cell prisms, and stiffer
             # friction on those held dropped boxes inside the terrain (differences.md)
             from . import mjc
-            c_path = mjc.applies(sim.device) and not scaled_meshes(sim)
+            c_path = mjc.applies(sim.device)
             opts = dict(cone="elliptic", impratio=1.0 if sim.static_meshes else 10.0)
             if sim.one_world and not c_path and model.joint_dof_count > CG_DOFS:
                 opts["solver"] = "cg"
@@ -552,24 +552,9 @@ def _env_signature(env):
     geom masks and exclusions). Scales may differ (domain randomization of scale, Isaac Gym's
     actor_scaling): Newton's MuJoCo solver gives each world its own geom sizes, body frames,
     masses and inertias (core/mjw.fixed_child_frames and SolverMuJoCoC._reshaped_boxes
-    complete it), and its own mesh assets on MuJoCo-Warp (scaled_meshes)."""
+    complete it), and its own mesh assets (SolverMuJoCoC._meshes_without_hulls on MuJoCo C)."""
     return (tuple((a.asset.id, tuple(int(f) for f in a.shape_props["filter"])) for a in env.actors),
             tuple(_plan_collisions(env)))
-
-
-def scaled_meshes(sim: Sim) -> bool:
-    """Whether envs, one world each, hold an asset with mesh colliders at scales that differ
-    between envs. Newton then makes each world its own mesh assets, which MuJoCo-Warp steps;
-    MuJoCo C's batch shares the template's compiled meshes (their convex hulls and polygons
-    exist only for the meshes the template uses), so such sims step on MuJoCo-Warp."""
-    if sim.one_world or len(sim.envs) < 2:
-        return False
-    first = sim.envs[0].actors
-    for k, a in enumerate(first):
-        scales = {e.actors[k].scale for e in sim.envs if len(e.actors) == len(first)}
-        if len(scales) > 1 and a.asset.has_mesh_colliders:
-            return True
-    return False
 
 
 def _make_states(sim, actors):

@@ -145,7 +145,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
         m.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_AUTORESET)
         self.arena_kib = arena_kib
-        if arena_kib is not None:
+        self.hull_meshes = self._meshes_without_hulls()
+        if arena_kib is not None or self.hull_meshes:
             m = self._compiled(sensor=False)
             m.body_sameframe[:] = 0
         self.template = m            # the model the worlds step (Newton's, or compiled again: arena, sensor)
@@ -335,15 +336,20 @@ class SolverMuJoCoC(SolverMuJoCo):
                 key = name if not owner else f"opt.{name}"
                 if name.startswith("_") or key not in self._batch_mod.MODEL_FIELDS:
                     continue
+                if self.hull_meshes and name.startswith(_STRUCTURE):
+                    continue                 # (the template's own: it has the hull carriers)
                 arr, ref = getattr(src_w, name, None), getattr(src_m, name, None)
                 if ref is None or not hasattr(arr, "numpy") or not hasattr(arr, "shape") or callable(ref):
                     continue
                 ref = np.asarray(ref)
                 if ref.dtype.kind not in "fiu" or ref.size == 0:
                     continue
+                shape = ref.shape
+                if name.startswith("geom_") and not owner and len(ref) > self.mj_model.ngeom:
+                    shape = (int(self.mj_model.ngeom), *ref.shape[1:])     # (Newton's geoms: the hull carriers follow)
                 size = int(np.prod(tuple(arr.numpy().shape)))     # (vector dtypes: their components count)
-                if size in (ref.size, self.nworld * ref.size):
-                    out.append((key, arr, ref.shape))
+                if size in (np.prod(shape), self.nworld * np.prod(shape)):
+                    out.append((key, arr, shape))
         return out
 
     def _sync_params(self):
@@ -370,6 +376,8 @@ class SolverMuJoCoC(SolverMuJoCo):
                                                                             if self.observing else 0)
             v = np.broadcast_to(v, (n, *shape)).reshape(n, -1) if len(v) == 1 else v.reshape(n, -1)
             base = self.base[key].reshape(1, -1)
+            if v.shape[1] < base.shape[1]:      # (the hull carriers keep the template's values)
+                v = np.concatenate([v, np.broadcast_to(base[:, v.shape[1]:], (n, base.shape[1] - v.shape[1]))], 1)
             if v.dtype == np.float32:
                 # Newton's float32 copy of the compiled float64 value stands for that value
                 v = np.where(v == base.astype(np.float32), base, v)
@@ -1448,11 +1456,28 @@ class SolverMuJoCoC(SolverMuJoCo):
         np.fill_diagonal(C, angular.astype(np.float64))
         return C
 
+    def _meshes_without_hulls(self) -> list[str]:
+        """Names of the mesh assets some world collides with (Newton's per-world geom_dataid:
+        envs whose mesh colliders have different scales each use their own assets) for which
+        the template has no convex hull: MuJoCo's compiler builds hulls only for meshes a
+        colliding geom of the compiled model uses, i.e. world 0's."""
+        m = self.mj_model
+        dataid = np.asarray(self.mjw_model.geom_dataid.numpy())
+        if dataid.ndim < 2 or len(dataid) < 2 or not m.nmesh:
+            return []
+        mesh = np.asarray(m.geom_type) == int(self.mujoco.mjtGeom.mjGEOM_MESH)
+        used = np.unique(dataid[:, mesh])
+        used = used[used >= 0]
+        return [m.mesh(int(i)).name for i in used if m.mesh_graphadr[int(i)] < 0]
+
     def _compiled(self, sensor):
         """Newton's MjSpec compiled again (the spec itself is left as it was), with the arena
-        size asked for and, with `sensor`, one force sensor on a new site of its last body
-        (sites and sensors are numbered last there, so no other index moves): MuJoCo then runs
-        mj_rnePostConstraint every step. Values follow Newton's template (_copy_values)."""
+        size asked for; with `sensor`, one force sensor on a new site of its last body (sites
+        and sensors are numbered last there, so no other index moves): MuJoCo then runs
+        mj_rnePostConstraint every step; with `hull_meshes`, one geom per such mesh on the last
+        body (numbered after every other geom), so that MuJoCo builds its convex hull for the
+        worlds that use it, then made unable to collide. Values follow Newton's template
+        (_copy_values)."""
         mujoco = self.mujoco
         s = self.mj_spec.copy()
         if self.arena_kib is not None:
@@ -1461,7 +1486,13 @@ class SolverMuJoCoC(SolverMuJoCo):
             s.bodies[-1].add_site(name="gymlike_force_probe")
             s.add_sensor(name="gymlike_force_probe", type=mujoco.mjtSensor.mjSENS_FORCE,
                          objtype=mujoco.mjtObj.mjOBJ_SITE, objname="gymlike_force_probe")
+        for name in self.hull_meshes:
+            s.bodies[-1].add_geom(type=mujoco.mjtGeom.mjGEOM_MESH, meshname=name, contype=1, conaffinity=1,
+                                  mass=0.0, group=5)
         model = s.compile()
+        carriers = slice(int(self.mj_model.ngeom), int(model.ngeom))
+        model.geom_contype[carriers] = 0
+        model.geom_conaffinity[carriers] = 0
         _copy_values(self.mj_model, model)
         return model
 
@@ -1469,6 +1500,9 @@ class SolverMuJoCoC(SolverMuJoCo):
 # MjModel fields that describe the added site and sensor, or names, and the gap the C step drops:
 # not copied between models
 _OWN = ("name", "names_map", "sensor_", "site_", "signature", "geom_gap")
+# MjModel fields the compiler derives from the geoms and meshes (which geoms a body has, its
+# collision BVH, the meshes' hulls): a model compiled again keeps its own
+_STRUCTURE = ("mesh_", "bvh_", "body_bvh", "body_geom")
 
 
 def _groups_meet(ga: np.ndarray, gb: np.ndarray) -> np.ndarray:
@@ -1518,16 +1552,22 @@ def _wxyz_matrix(q):
 
 def _copy_values(src, dst):
     """Every numeric array of `src` into the same-shaped array of `dst` (and the options): the
-    model with the force sensor follows Newton's template exactly."""
+    model with the force sensor follows Newton's template exactly. Geom arrays go into the
+    leading rows where `dst` has more geoms (the hull carriers of SolverMuJoCoC._compiled);
+    mesh arrays stay `dst`'s own (compiled from the same meshes, with those hulls)."""
     for name in dir(src):
-        if name.startswith("_") or name.startswith(_OWN):
+        if name.startswith("_") or name.startswith(_OWN) or name.startswith(_STRUCTURE):
             continue
         a = getattr(src, name, None)
         if not isinstance(a, np.ndarray) or a.dtype.kind not in "fiub":
             continue
         b = getattr(dst, name, None)
-        if isinstance(b, np.ndarray) and b.shape == a.shape and b.dtype == a.dtype and b.flags.writeable:
+        if not isinstance(b, np.ndarray) or b.dtype != a.dtype or not b.flags.writeable:
+            continue
+        if b.shape == a.shape:
             b[...] = a
+        elif name.startswith("geom_") and b.ndim and b.shape[1:] == a.shape[1:] and len(b) > len(a):
+            b[:len(a)] = a
     for name in dir(src.opt):
         if name.startswith("_"):
             continue

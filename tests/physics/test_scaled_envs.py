@@ -117,27 +117,48 @@ def test_envs_at_different_scales_move_as_each_scale_alone(gym, tmp_path, monkey
     gym.destroy_sim(sim)
 
 
-def test_scaled_mesh_colliders_step_on_mujoco_warp(gym, tmp_path, monkeypatch):
-    """Meshes at different scales per env are per-world mesh assets, which MuJoCo-Warp steps
-    (MuJoCo C's batch shares the template's meshes): such a sim takes MuJoCo-Warp on the CPU
-    too, and every env's mesh box rests at its own size."""
-    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", "mujoco-c")
+def _mesh_boxes(gym, scales, frames=60):
+    """Envs each holding the project's mesh box at its scale, dropped 2 cm -> (sim, heights
+    (frames, envs))."""
     from conftest import ASSETS
-    from gymlike.core.mjw import SolverMuJoCoWarp
     sim = make_sim(gym, dt=DT, substeps=2)
     box = gym.load_asset(sim, ASSETS + "/urdf/mesh_objects", "mesh_box.urdf", options())
     envs = []
-    for i, s in enumerate(SCALES):
+    for i, s in enumerate(scales):
         env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
         a = gym.create_actor(env, box, pose(z=0.05 * s + 0.02), "box", i, 0)
         gym.set_actor_scale(env, a, s)
         envs.append(env)
-    for _ in range(60):
+    z = []
+    for _ in range(frames):
         gym.simulate(sim)
-    assert not sim.one_world and isinstance(sim.solver, SolverMuJoCoWarp)
-    for env, s in zip(envs, SCALES):
-        z = float(gym.get_env_rigid_body_states(env, gymapi.STATE_POS)["pose"]["p"]["z"][0])
-        assert z == pytest.approx(0.05 * s, abs=2e-3)
+        z.append([float(gym.get_env_rigid_body_states(e, gymapi.STATE_POS)["pose"]["p"]["z"][0]) for e in envs])
+    return sim, np.asarray(z)
+
+
+@pytest.mark.parametrize("pipeline", ["mujoco-c", "warp"])
+def test_scaled_mesh_colliders_collide_at_each_envs_scale(gym, monkeypatch, pipeline):
+    """Meshes at different scales per env are per-world mesh assets (Newton's). MuJoCo C's
+    compiler makes convex hulls only for the meshes its template's geoms collide with (world
+    0's), so the C template carries one non-colliding geom per other mesh: every env's mesh
+    box falls and rests as that scale alone does (DeXtreme's ADR scales its hand per env: it
+    stepped on MuJoCo-Warp before, 7x slower on the CPU)."""
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+    from gymlike.core.mjc import SolverMuJoCoC
+    sim, mixed = _mesh_boxes(gym, SCALES)
+    assert not sim.one_world and int(sim.model.world_count) == len(SCALES)
+    on_c = isinstance(sim.solver, SolverMuJoCoC)
+    assert on_c == (pipeline == "mujoco-c")
+    if on_c:
+        assert len(sim.solver.hull_meshes) == len(SCALES) - 1
+        t = sim.solver.template
+        carriers = slice(int(sim.solver.mj_model.ngeom), int(t.ngeom))
+        assert not t.geom_contype[carriers].any() and not t.geom_conaffinity[carriers].any()
+    for i, s in enumerate(SCALES):
+        single, alone = _mesh_boxes(gym, [s])
+        assert np.abs(mixed[:, i] - alone[:, 0]).max() < 1e-4, f"scale {s}"
+        assert mixed[-1, i] == pytest.approx(0.05 * s, abs=2e-3)         # resting on its own size
+        gym.destroy_sim(single)
     gym.destroy_sim(sim)
 
 
