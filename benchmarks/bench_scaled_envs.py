@@ -6,6 +6,8 @@ process):
 
     identical   every env the same
     scaled      every env its own scale (0.8 .. 1.2) of both actors: one world per env
+    meshes      as scaled, the box a mesh collider (assets/urdf/mesh_objects/mesh_box.urdf):
+                every world its own scaled mesh (DeXtreme's ADR scales its hand's meshes)
     assets      even envs a quadruped, odd envs a biped (assets/urdf/biped): envs hold
                 different bodies, which Newton's MuJoCo solver cannot step as separate worlds,
                 so they share one world
@@ -30,7 +32,7 @@ import sys
 import time
 
 ASSETS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assets", "urdf")
-CASES = ("identical", "scaled", "assets")
+CASES = ("identical", "scaled", "meshes", "assets")
 
 
 def measure(case, n, steps):
@@ -47,12 +49,13 @@ def measure(case, n, steps):
     gym.add_ground(sim, pp)
     quad = gym.load_asset(sim, os.path.join(ASSETS, "quadruped"), "quadruped.urdf", gymapi.AssetOptions())
     biped = gym.load_asset(sim, os.path.join(ASSETS, "biped"), "biped.urdf", gymapi.AssetOptions())
-    box = gym.create_box(sim, 0.2, 0.2, 0.2, gymapi.AssetOptions())
+    box = (gym.load_asset(sim, os.path.join(ASSETS, "mesh_objects"), "mesh_box.urdf", gymapi.AssetOptions())
+           if case == "meshes" else gym.create_box(sim, 0.2, 0.2, 0.2, gymapi.AssetOptions()))
     envs = []
     for i in range(n):
         env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 8)
         robot = biped if case == "assets" and i % 2 else quad
-        s = 0.8 + 0.4 * i / max(n - 1, 1) if case == "scaled" else 1.0
+        s = 0.8 + 0.4 * i / max(n - 1, 1) if case in ("scaled", "meshes") else 1.0
         a = gym.create_actor(env, robot, gymapi.Transform(gymapi.Vec3(0, 0, 1.0 * s)), "robot", i, 0)
         b = gym.create_actor(env, box, gymapi.Transform(gymapi.Vec3(0.8, 0, 0.3)), "box", i, 0)
         envs.append(env)
