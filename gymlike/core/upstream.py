@@ -140,29 +140,37 @@ def no_excludes_with_newton_contacts(cls: type) -> type:
 
 def excludes_in_one_pass(cls: type) -> type:
     """Class decorator for a SolverMuJoCo subclass whose instances set `exclude_later` before
-    SolverMuJoCo's construction and define `one_world_excludes(model, shapes)`: when
-    `exclude_later` is true, Newton's conversion gets no body pairs from
-    `_find_body_collision_filter_pairs` (which visits every body pair of the world in Python,
-    and whose pairs the conversion adds one MuJoCo exclusion at a time, reading MjSpec.bodies
-    twice each: cubic in the bodies of a world, see PRIVATE); the pairs of `one_world_excludes`
-    are added by `_init_pairs`, the conversion's next step that receives the spec, with the
-    bodies' names read once. Pairs of bodies without colliding geoms are left out (an exclusion
-    filters geoms; such a body has none). Otherwise Newton's methods, unchanged."""
+    SolverMuJoCo's construction and define `one_world_filters(model, shapes)` -> (contype =
+    conaffinity per shape, body pairs to exclude): when `exclude_later` is true, Newton's
+    conversion gets no body pairs from `_find_body_collision_filter_pairs` (which visits every
+    body pair of the world in Python, and whose pairs the conversion adds one MuJoCo exclusion
+    at a time, reading MjSpec.bodies twice each: cubic in the bodies of a world, see PRIVATE);
+    `_init_pairs`, the conversion's next step that receives the spec, sets those masks on the
+    colliding shapes' geoms and adds those exclusions, with the bodies' names read once. Pairs
+    of bodies without colliding geoms are left out (an exclusion filters geoms; such a body has
+    none). Otherwise Newton's methods, unchanged."""
     find, init = "_find_body_collision_filter_pairs", "_init_pairs"
 
     def pairs(self, model, bodies, shapes, *args, **kwargs):
         if not self.exclude_later:
             return getattr(super(cls, self), find)(model, bodies, shapes, *args, **kwargs)
-        self.later_excludes = self.one_world_excludes(model, shapes)
+        self.later_filters = (shapes, *self.one_world_filters(model, shapes))
         return []
 
     def init_pairs(self, model, spec, shape_mapping, *args, **kwargs):
-        found, self.later_excludes = getattr(self, "later_excludes", None), None
-        if found is not None and len(found):
-            geom_body = {g.name: body.name for body in spec.bodies for g in body.geoms}
+        found, self.later_filters = getattr(self, "later_filters", None), None
+        if found is not None:
+            shapes, masks, excludes = found
+            geoms = {g.name: (body.name, g) for body in spec.bodies for g in body.geoms}
+            for s, m in zip(shapes.tolist(), masks.tolist()):
+                name = shape_mapping.get(s)
+                if name in geoms:
+                    geom = geoms[name][1]
+                    if geom.contype or geom.conaffinity:     # (Newton's visual-only geoms stay 0)
+                        geom.contype = geom.conaffinity = int(m)
             shape_body = model.shape_body.numpy()
-            body_name = {int(shape_body[s]): geom_body[g] for s, g in shape_mapping.items() if g in geom_body}
-            for b1, b2 in found.tolist():
+            body_name = {int(shape_body[s]): geoms[g][0] for s, g in shape_mapping.items() if g in geoms}
+            for b1, b2 in excludes.tolist():
                 n1, n2 = body_name.get(b1), body_name.get(b2)
                 if n1 is not None and n2 is not None:
                     spec.add_exclude(bodyname1=n1, bodyname2=n2)

@@ -270,6 +270,45 @@ def test_one_world_keeps_envs_apart_and_self_collisions_off(gym, tmp_path, monke
     gym.destroy_sim(sim)
 
 
+@pytest.mark.parametrize("pipeline", ["mujoco-c", "warp"])
+def test_one_world_of_many_envs_keeps_them_apart_by_mask_bits(gym, monkeypatch, pipeline):
+    """34 envs of one world (a sphere in even envs, a box in odd ones: envs of different actors
+    share one world), all at one place, dropped onto the ground: each body rests where it fell,
+    untouched by the 33 others at its place. On MuJoCo C each env takes one of MuJoCo's 31 mask
+    bits in turn, so only envs i and i + 31 share a bit and need an exclusion (3 in all):
+    MuJoCo scans its exclusions for every body pair its masks let through, and one exclusion per
+    cross-env body pair (340,480 for 64 robots) made such a world 4x slower."""
+    from gymlike.core import mjc
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+    sim = make_sim(gym, dt=DT, substeps=2)
+    sphere = gym.create_sphere(sim, 0.1, options())
+    box = gym.create_box(sim, 0.2, 0.2, 0.2, options())
+    envs = []
+    for i in range(34):
+        env = gym.create_env(sim, gymapi.Vec3(0, 0, 0), gymapi.Vec3(0, 0, 0), 6)
+        gym.create_actor(env, box if i % 2 else sphere, pose(z=0.2 + 0.01 * i), "a", i, 0)
+        envs.append(env)
+    gym.prepare_sim(sim)
+    assert sim.one_world
+    if pipeline == "mujoco-c":
+        m = sim.solver.mj_model
+        assert mjc.MASK_BITS == 31 and m.nexclude == 3
+        b1, b2 = m.exclude_signature >> 16, m.exclude_signature & 0xFFFF
+        # bodies in env order (one body per env): the excluded pairs are envs (0, 31), (1, 32), (2, 33)
+        bodies = sorted(int(b) for b in set(m.geom_bodyid.tolist()) if b > 0)
+        assert sorted(zip((bodies.index(int(x)) for x in b1), (bodies.index(int(y)) for y in b2))) == \
+            [(0, 31), (1, 32), (2, 33)]
+        ct = m.body_contype[bodies]
+        meets = (ct[:, None] & m.body_conaffinity[bodies][None, :]) != 0
+        assert meets.sum() == 34 + 2 * 3           # each env with itself, and the three pairs
+    for _ in range(90):
+        gym.simulate(sim)
+    for e, env in enumerate(envs):
+        p = gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_POS)["pose"]["p"][0]
+        np.testing.assert_allclose([p["x"], p["y"], p["z"]], [0, 0, 0.1], atol=3e-3, err_msg=f"env {e}")
+    gym.destroy_sim(sim)
+
+
 def _variant_scene(gym, path, file, fix, reimport, monkeypatch, frames=20):
     """Two envs, the asset at scales 1.0 and 1.7, its scale variant copied (or re-imported)."""
     from gymlike.core.assets.record import Asset
