@@ -29,10 +29,17 @@ NO_VELOCITY_LIMIT = 1e6           # Newton's default velocity limit: no limit
 
 
 def scatter(sim: Sim, dst: wp.array, idx: np.ndarray, values: np.ndarray, dtype: Any = None) -> None:
-    """dst[idx] = values on the sim device (values: numpy)."""
+    """dst[idx] = values on the sim device (values: numpy). On the CPU a numpy write into the
+    array's memory (a Warp CPU array's numpy() is a view): a per-env setter makes a few dozen of
+    these, and two Warp arrays plus a launch cost ~0.2 ms each, most of IsaacGymEnvs'
+    randomization at reset."""
     wp = _wp()
     idx = np.ascontiguousarray(idx, np.int32)
     if idx.size == 0:
+        return
+    if dst.device.is_cpu and dst.is_contiguous:
+        view = dst.numpy()
+        view[idx] = np.asarray(values, view.dtype).reshape((idx.size, *view.shape[1:]))
         return
     src = wp.array(np.ascontiguousarray(values), dtype=dtype or dst.dtype, device=sim.device)
     wi = wp.array(idx, dtype=wp.int32, device=sim.device)
@@ -292,22 +299,19 @@ _KNOWN_BODY_FLAGS = 1 | 2 | 4   # DISABLE_GRAVITY, DISABLE_SIMULATION, ENABLE_GY
 def body_props_list(actor: Actor) -> list[RigidBodyProperties]:
     """The actor's bodies as RigidBodyProperties (mass kg, com m, inertia kg m^2)."""
     from .types import Mat33, RigidBodyProperties, Vec3
+    n = actor.asset.body_count
+    inertia = np.asarray(actor.body_inertia[:n], np.float64)
+    inv = np.zeros((n, 3, 3))
+    det = np.linalg.det(inertia) if n else np.zeros(0)
+    ok = (np.asarray(actor.body_mass[:n]) > 0) & np.isfinite(det) & (det != 0)
+    if ok.any():
+        inv[ok] = np.linalg.inv(inertia[ok])
     out = []
-    for i in range(actor.asset.body_count):
-        p = RigidBodyProperties()
-        m = float(actor.body_mass[i])
-        inertia = actor.body_inertia[i]
-        p.mass = m
-        p.invMass = 1.0 / m if m > 0 else 0.0
-        p.com = Vec3(*map(float, actor.body_com[i]))
-        p.inertia = Mat33.from_numpy(inertia)
-        try:
-            inv = np.linalg.inv(inertia) if m > 0 else np.zeros((3, 3))
-        except np.linalg.LinAlgError:
-            inv = np.zeros((3, 3))
-        p.invInertia = Mat33.from_numpy(inv)
-        p.flags = int(actor.body_flags[i])
-        out.append(p)
+    for i, (m, com, f) in enumerate(zip(actor.body_mass[:n].tolist(), actor.body_com[:n].tolist(),
+                                        actor.body_flags[:n].tolist())):
+        out.append(RigidBodyProperties._trusted(
+            mass=m, invMass=1.0 / m if m > 0 else 0.0, com=Vec3._of(*com), inertia=Mat33.from_numpy(inertia[i]),
+            invInertia=Mat33.from_numpy(inv[i]), flags=int(f)))
     return out
 
 
@@ -343,16 +347,12 @@ def check_body_props(actor: Actor, props: Sequence[RigidBodyProperties], recompu
             raise GymlikeTypeError(f"{what}: props[{i}].com must be gymapi.Vec3, got {type(p.com).__name__}")
         if not isinstance(p.inertia, Mat33):
             raise GymlikeTypeError(f"{what}: props[{i}].inertia must be gymapi.Mat33, got {type(p.inertia).__name__}")
-        c = np.array(p.com.to_tuple(), np.float64)
+        c = p.com.to_tuple()
         I = p.inertia.to_numpy()
         if not np.isfinite(c).all():
             raise GymlikeValueError(f"{what}: props[{i}].com must be finite, got {p.com}")
         if not np.isfinite(I).all():
             raise GymlikeValueError(f"{what}: props[{i}].inertia must be finite")
-        if not np.allclose(I, I.T, rtol=1e-4, atol=1e-9 + 1e-6 * np.abs(I).max()):
-            raise GymlikeValueError(f"{what}: props[{i}].inertia must be symmetric, got {I.tolist()}")
-        if m > 0 and np.linalg.eigvalsh(I).min() <= 0:
-            raise GymlikeValueError(f"{what}: props[{i}].inertia must be positive definite, got {I.tolist()}")
         f = p.flags
         if isinstance(f, bool) or not isinstance(f, (int, np.integer)) or f < 0 or f & ~_KNOWN_BODY_FLAGS:
             raise GymlikeValueError(f"{what}: props[{i}].flags must be a combination of RIGID_BODY_NONE, "
@@ -364,6 +364,18 @@ def check_body_props(actor: Actor, props: Sequence[RigidBodyProperties], recompu
         if recompute_inertia and actor.body_mass[i] > 0 and m != actor.body_mass[i]:
             I = I * (m / actor.body_mass[i])   # same shape, uniform density
         mass[i], com[i], inertia[i], flags[i] = m, c, I, int(f)
+    # symmetric (as np.allclose(I, I.T, rtol=1e-4, atol=1e-9 + 1e-6 max|I|)) and, with mass,
+    # positive definite: all bodies at once, the first failing one named
+    tol = 1e-9 + 1e-6 * np.abs(inertia).max((1, 2), initial=0.0)[:, None, None] + 1e-4 * np.abs(inertia)
+    asym = (np.abs(inertia - inertia.transpose(0, 2, 1)) > tol).any((1, 2))
+    if asym.any():
+        i = int(np.flatnonzero(asym)[0])
+        raise GymlikeValueError(f"{what}: props[{i}].inertia must be symmetric, got {inertia[i].tolist()}")
+    if n:
+        notpd = (mass > 0) & (np.linalg.eigvalsh(inertia).min(1) <= 0)
+        if notpd.any():
+            i = int(np.flatnonzero(notpd)[0])
+            raise GymlikeValueError(f"{what}: props[{i}].inertia must be positive definite, got {inertia[i].tolist()}")
     return mass, com, inertia, flags
 
 
@@ -391,13 +403,8 @@ SHAPE_FIELDS = ("friction", "rolling_friction", "torsion_friction", "restitution
 def shape_props_list(arr: np.ndarray) -> list[RigidShapeProperties]:
     """The rows of a SHAPE_PROPS_DTYPE array as RigidShapeProperties."""
     from .types import RigidShapeProperties
-    out = []
-    for row in arr:
-        p = RigidShapeProperties()
-        for f in SHAPE_FIELDS:
-            setattr(p, f, int(row[f]) if f == "filter" else float(row[f]))
-        out.append(p)
-    return out
+    cols = [arr[f].astype(np.int64 if f == "filter" else np.float64).tolist() for f in SHAPE_FIELDS]
+    return [RigidShapeProperties._trusted(**dict(zip(SHAPE_FIELDS, row))) for row in zip(*cols)]
 
 
 def check_shape_props(props: Sequence[RigidShapeProperties], n: int, what: str | None = None) -> np.ndarray:
@@ -411,22 +418,31 @@ def check_shape_props(props: Sequence[RigidShapeProperties], n: int, what: str |
                                f"got {type(props).__name__}")
     if len(props) != n:
         raise GymlikeValueError(f"{what}: props must have one entry per rigid shape ({n}), got {len(props)}")
-    out = np.zeros(n, SHAPE_PROPS_DTYPE)
+    fields = SHAPE_FIELDS[:-1]
+    values = np.zeros((n, len(fields)))
+    filters = np.zeros(n, np.int64)
     for i, p in enumerate(props):
         if not isinstance(p, RigidShapeProperties):
             raise GymlikeTypeError(f"{what}: props[{i}] must be gymapi.RigidShapeProperties, got {type(p).__name__}")
-        for f in SHAPE_FIELDS[:-1]:
-            v = getattr(p, f)
-            v = number(v, f"{what}: props[{i}].{f}")
-            if not np.isfinite(v) or v < 0:
-                raise GymlikeValueError(f"{what}: props[{i}].{f} must be a finite number >= 0, got {v}")
-            if f == "restitution" and v > 1:
-                raise GymlikeValueError(f"{what}: props[{i}].restitution must be in [0, 1], got {v}")
-            out[i][f] = v
+        values[i] = [number(getattr(p, f), f"{what}: props[{i}].{f}") for f in fields]
         flt = p.filter
         if isinstance(flt, bool) or not isinstance(flt, (int, np.integer)):
             raise GymlikeTypeError(f"{what}: props[{i}].filter must be an int bit mask, got {flt!r}")
-        out[i]["filter"] = int(flt)
+        filters[i] = int(flt)
+    # (all shapes at once; the first bad value in shape, then field, order is named)
+    k = fields.index("restitution")
+    bad = ~np.isfinite(values) | (values < 0)
+    bad[:, k] |= values[:, k] > 1
+    if bad.any():
+        i, j = (int(x) for x in np.argwhere(bad)[0])
+        v, f = values[i, j], fields[j]
+        if f == "restitution" and np.isfinite(v) and v > 1:
+            raise GymlikeValueError(f"{what}: props[{i}].restitution must be in [0, 1], got {v}")
+        raise GymlikeValueError(f"{what}: props[{i}].{f} must be a finite number >= 0, got {v}")
+    out = np.zeros(n, SHAPE_PROPS_DTYPE)
+    for j, f in enumerate(fields):
+        out[f] = values[:, j]
+    out["filter"] = filters
     return out
 
 

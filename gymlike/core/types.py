@@ -55,6 +55,11 @@ def number(v: Any, what: str, integer: bool = False) -> float | int:
     """A Python float (or int) from what pybind11 takes as one: numbers, numpy scalars, and any
     one-element array or tensor (IsaacGymEnvs passes `tensor([1.16])` and shape-(1,) arrays).
     bool, strings and larger arrays are a clear TypeError."""
+    t = type(v)
+    if t is float and not integer:      # (the usual case, first: property objects make thousands)
+        return v
+    if t is int:
+        return v if integer else float(v)
     if isinstance(v, (bool, np.bool_, str, bytes)) or v is None:
         raise GymlikeTypeError(f"{what} must be a number, got {type(v).__name__} {v!r}")
     if not isinstance(v, (int, float, np.integer, np.floating)):
@@ -210,6 +215,13 @@ class Vec3:
     @classmethod
     def _from_record(cls, r):
         return cls(r["x"], r["y"], r["z"])
+
+    @classmethod
+    def _of(cls, x: float, y: float, z: float) -> Vec3:
+        """A Vec3 of three Python floats, unchecked (gymlike's own values)."""
+        v = object.__new__(cls)
+        v.x, v.y, v.z = x, y, z
+        return v
 
     def __add__(self, o):
         return Vec3(self.x + o.x, self.y + o.y, self.z + o.z)
@@ -504,8 +516,9 @@ class Mat33:
     @staticmethod
     def from_numpy(m: np.ndarray) -> Mat33:
         """A Mat33 with rows x, y, z of the (3, 3) array `m`."""
-        out = Mat33()
-        out.x, out.y, out.z = (Vec3(*map(float, m[i])) for i in range(3))
+        out = object.__new__(Mat33)
+        (a, b, c), (d, e, f), (g, h, i) = np.asarray(m, np.float64).tolist()
+        out.x, out.y, out.z = Vec3._of(a, b, c), Vec3._of(d, e, f), Vec3._of(g, h, i)
         return out
 
     def to_numpy(self) -> np.ndarray:
@@ -599,6 +612,16 @@ class _Struct:
             object.__setattr__(self, name, default() if callable(default) else default)
         for k, v in kwargs.items():
             setattr(self, k, v)
+
+    @classmethod
+    def _trusted(cls, **values):
+        """An instance with `values` set as they are, unchecked: gymlike's own values, already of
+        the fields' types (getters build thousands of these)."""
+        obj = object.__new__(cls)
+        d = obj.__dict__
+        for name, default in cls._defaults.items():
+            d[name] = values[name] if name in values else (default() if callable(default) else default)
+        return obj
 
     def __setattr__(self, name, value):
         if name not in self._defaults:
