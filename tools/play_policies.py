@@ -4,9 +4,8 @@
         [--side both|gym|mujoco] [--mj-robots 4] [--pipeline c|warp] [--commands vx,vy,wz ...]
         [--no-vel-limits] [--substeps N] [--armature A] [--mj-armature A] [--mj-vel-clamp V]
 
-(default cases: xbot g1 h1; h1_2 is unitree's "preview" task: its URDF does not import on gymlike
-today, and its published policy walks sideways for a forward command in the vendor's own MuJoCo
-deploy, so it cannot serve as a reference.)
+(default cases: xbot g1 h1; h1_2 is unitree's "preview" task: its published policy walks sideways
+for a forward command in the vendor's own MuJoCo deploy, so it cannot serve as a reference.)
 
 The instrument for issue 40: policies other people trained on Isaac Gym, published with their env
 code, must walk on gymlike as they walk in MuJoCo. For each case and fixed command it prints

@@ -351,3 +351,40 @@ def test_sdf_collision_warns_and_the_mesh_collides_as_its_convex_hull(gym, tmp_p
         gym.fetch_results(sim, True)
     z = gym.get_actor_rigid_body_states(env, 1, gymapi.STATE_POS)["pose"]["p"]["z"][0]
     assert z == pytest.approx(0.05 + 0.03, abs=3e-3)     # on the hull's top, not through the hole
+
+
+def test_mimic_tags_are_ignored_as_isaac_gym_ignores_them(gym, tmp_path):
+    """Isaac Gym's URDF importer ignores <mimic>: a hand whose finger joints mimic each other
+    (unitree_rl_gym's H1-2 also puts mimic on fixed joints, which Newton refuses) loads, every
+    mimic joint is a DOF of its own, and driving the leader leaves the follower where it is."""
+    link = ('<link name="{}"><collision><origin xyz="0 0 -0.05"/><geometry><box size="0.02 0.02 0.1"/></geometry>'
+            '</collision><inertial><origin xyz="0 0 -0.05"/><mass value="0.1"/>'
+            '<inertia ixx="1e-4" iyy="1e-4" izz="1e-5" ixy="0" ixz="0" iyz="0"/></inertial></link>')
+    write(tmp_path, "hand.urdf", f"""\
+        <robot name="hand">
+          {link.format("palm")}{link.format("leader")}{link.format("follower")}{link.format("tip")}
+          <joint name="lead" type="revolute"><parent link="palm"/><child link="leader"/>
+            <origin xyz="0.05 0 0"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="10"/></joint>
+          <joint name="follow" type="revolute"><parent link="palm"/><child link="follower"/>
+            <origin xyz="-0.05 0 0"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="10"/>
+            <mimic joint="lead" multiplier="2" offset="0.1"/></joint>
+          <joint name="weld" type="fixed"><parent link="follower"/><child link="tip"/>
+            <origin xyz="0 0 -0.1"/><mimic joint="lead" multiplier="1.5"></mimic></joint>
+        </robot>""")
+    sim = make_sim(gym, ground=False, gravity=0.0)
+    asset = gym.load_asset(sim, str(tmp_path), "hand.urdf", options(fix_base_link=True))
+    assert gym.get_asset_dof_count(asset) == 2
+    assert gym.get_asset_dof_names(asset) == ["lead", "follow"]
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    a = gym.create_actor(env, asset, pose(z=1.0), "hand", 0, 0)
+    props = gym.get_actor_dof_properties(env, a)
+    props["driveMode"][0] = gymapi.DOF_MODE_POS
+    props["stiffness"][0], props["damping"][0] = 5.0, 0.5
+    gym.set_actor_dof_properties(env, a, props)
+    gym.set_actor_dof_position_targets(env, a, np.array([0.5, 0.0], np.float32))
+    for _ in range(120):
+        gym.simulate(sim)
+        gym.fetch_results(sim, True)
+    pos = gym.get_actor_dof_states(env, a, gymapi.STATE_POS)["pos"]
+    assert pos[0] == pytest.approx(0.5, abs=0.02)          # the leader reached its target
+    assert abs(pos[1]) < 0.02                              # no coupling: not 2 * 0.5 + 0.1

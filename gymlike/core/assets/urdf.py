@@ -96,7 +96,8 @@ def prepare_urdf(path: str, root: str) -> str:
     Isaac Gym's importer searches: the URDF's folder, each folder above it, the asset root.
     A missing collision mesh is an error naming file, line and the folders searched; a missing
     visual mesh is a warning and that <visual> is dropped; an <sdf> collision (PhysX's SDF mesh
-    collision) is a warning (the mesh collides as its convex hull). Comments, plugins and other
+    collision) is a warning (the mesh collides as its convex hull); `<mimic>` elements are dropped,
+    as Isaac Gym's importer ignores them. Comments, plugins and other
     `filename=` attributes are left alone. Returns the URDF text to import (the file has passed
     check.check_urdf)."""
     check_urdf(path)
@@ -115,9 +116,17 @@ def prepare_urdf(path: str, root: str) -> str:
                 open_tag, start, missing = stack.pop()
                 if open_tag == tag:
                     break
-            if tag == "visual" and missing:
+            if (tag == "visual" and missing) or tag == "mimic":
                 edits = [e for e in edits if e[0] < start]  # drop edits inside the removed element
                 edits.append((start, m.end(), ""))
+            continue
+        if tag == "mimic":
+            # Isaac Gym's URDF importer ignores <mimic> (each such joint is a DOF of its own;
+            # Newton would couple them, and refuses a mimic on a fixed joint)
+            if selfclose:
+                edits.append((m.start(), m.end(), ""))
+            else:
+                stack.append([tag, m.start(), False])
             continue
         if tag == "sdf" and any(t == "collision" for t, _, _ in stack):
             sdf_lines.append(text.count("\n", 0, m.start()) + 1)
