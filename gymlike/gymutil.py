@@ -317,9 +317,10 @@ def parse_sim_config(sim_cfg, sim_options):
     """Copy a config dict (the `sim:` block of a task config; any mapping, e.g. an OmegaConf
     DictConfig) onto `sim_options`, reading the keys Isaac Gym's parse_sim_config reads and
     converting as it does: dt (float), substeps (int), up_axis (0/1 or UpAxis; 'y'/'z' too),
-    gravity (its first three numbers), use_gpu_pipeline (bool), and the `physx:` / `flex:` blocks
-    (parse_physx_config, parse_flex_config). Other keys are ignored, as there, with one warning
-    naming them. Returns sim_options."""
+    gravity (its first three numbers), use_gpu_pipeline (bool; False with a warning where CUDA is
+    not available, as parse_arguments does), and the `physx:` / `flex:` blocks (parse_physx_config,
+    parse_flex_config). Other keys are ignored, as there, with one warning naming them. Returns
+    sim_options."""
     if not hasattr(sim_cfg, "__contains__") or not hasattr(sim_cfg, "__getitem__"):
         raise GymlikeTypeError(f"parse_sim_config: sim_cfg must be a dict, got {type(sim_cfg).__name__}")
     if not isinstance(sim_options, gymapi.SimParams):
@@ -335,7 +336,15 @@ def parse_sim_config(sim_cfg, sim_options):
     if "gravity" in sim_cfg:
         sim_options.gravity = _gravity(sim_cfg["gravity"])
     if "use_gpu_pipeline" in sim_cfg:
-        sim_options.use_gpu_pipeline = bool(_scalar(sim_cfg["use_gpu_pipeline"]))
+        gpu = bool(_scalar(sim_cfg["use_gpu_pipeline"]))
+        if gpu and not _cuda_available():
+            # (as parse_arguments' GPU pipeline without CUDA: code that places its tensors by
+            # this flag, e.g. walk-these-ways' `cuda` device only with the GPU pipeline, then
+            # keeps them on the CPU, where the sim's tensors are)
+            warn("gymutil.parse_sim_config: CUDA is not available; use_gpu_pipeline True runs on the CPU "
+                 "(set to False)")
+            gpu = False
+        sim_options.use_gpu_pipeline = gpu
     if "flex" in sim_cfg:
         parse_flex_config(sim_cfg["flex"], sim_options)
     if "physx" in sim_cfg:

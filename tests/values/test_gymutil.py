@@ -198,6 +198,20 @@ def test_parse_sim_config_and_params(monkeypatch):
     assert sp.physx.max_gpu_contact_pairs == 1024 and sp.flex.num_outer_iterations == 6
 
 
+def test_parse_sim_config_gpu_pipeline_without_cuda_is_the_cpu(monkeypatch):
+    """A config asking for the GPU pipeline (walk-these-ways: `use_gpu_pipeline = True`, and its
+    buffers on `cuda` only when sim_params says so) on a machine without CUDA: False, with one
+    warning, as parse_arguments makes Isaac Gym's GPU defaults the CPU; with CUDA, True."""
+    monkeypatch.setattr(gymutil, "_cuda_available", lambda: False)
+    sp = gymapi.SimParams()
+    with pytest.warns(UserWarning, match="CUDA is not available; use_gpu_pipeline True runs on the CPU"):
+        gymutil.parse_sim_config({"use_gpu_pipeline": True, "dt": 0.005}, sp)
+    assert sp.use_gpu_pipeline is False and sp.dt == 0.005
+    monkeypatch.setattr(gymutil, "_cuda_available", lambda: True)
+    gymutil.parse_sim_config({"use_gpu_pipeline": True}, sp)
+    assert sp.use_gpu_pipeline is True
+
+
 def test_parse_sim_config_reads_what_isaac_gym_reads():
     """Isaac Gym's parse_sim_config reads dt, substeps, up_axis, gravity, use_gpu_pipeline and the
     physx/flex options it lists, converting with float()/int()/bool(), and ignores other keys (a
