@@ -281,9 +281,10 @@ def heightmap_of(vertices: np.ndarray,
     e = e[e > 1e-7 * ext]
     if not e.size:
         return None
-    # the lattice step: the shortest edge, refined over the whole extent (float32 vertices of a
-    # large terrain are off their lattice by more than its spacing rounds to)
-    step = float(e.min())
+    # the lattice step: the shortest edges (their median: float32 vertices of a large terrain are
+    # off their lattice by ~1e-5 m, and the very shortest edge is short by that much, which made
+    # a 3,800-step extent look 3,801 steps long), refined over the whole extent
+    step = float(np.median(e[e <= e.min() * 1.01]))
     span = np.ptp(xy, axis=0)
     along = int(np.argmax(span))
     step = float(span[along] / max(1, round(span[along] / step)))

@@ -80,6 +80,24 @@ def test_a_height_map_without_walls_becomes_an_exact_heightfield():
         assert _field_height(field, x, y) == pytest.approx(_mesh_height(v, t, x, y), abs=1e-5)
 
 
+def test_a_long_float32_terrain_keeps_its_lattice_step():
+    """A 190 m long terrain of 5 cm cells (extreme-parkour's, legged_gym-style, in float32): its
+    shortest edge is ~1e-5 m short of the step, which once made the extent 3,800 steps long
+    instead of 3,799, every vertex off the lattice, and the terrain a mesh (Newton's contacts on
+    MuJoCo-Warp: 9x slower). The step and the heights are the lattice's."""
+    hs = 0.05
+    hf = np.zeros((3800, 3), np.int16)
+    hf[::7, 1] = 40
+    v, t = terrain_utils.convert_heightfield_to_trimesh(hf, hs, VS)
+    v = v.astype(np.float32)
+    assert (np.diff(np.unique(v[:, 0])).min() < hs - 1e-6)            # (the float32 premise)
+    field = heightmap_of(v, t)
+    assert field is not None
+    (x0, y0), step, h = field
+    assert step == pytest.approx(hs, rel=1e-6) and h.shape == hf.shape
+    np.testing.assert_allclose(h, hf * VS, atol=1e-6)
+
+
 def test_vertical_walls_become_ramps_of_a_quarter_step():
     hf = _rough(2, 2)
     v, t = terrain_utils.convert_heightfield_to_trimesh(hf, HS, VS, slope_threshold=0.5)
