@@ -363,18 +363,18 @@ def test_mimic_tags_are_ignored_as_isaac_gym_ignores_them(gym, tmp_path):
     write(tmp_path, "hand.urdf", f"""\
         <robot name="hand">
           {link.format("palm")}{link.format("leader")}{link.format("follower")}{link.format("tip")}
-          <joint name="lead" type="revolute"><parent link="palm"/><child link="leader"/>
+          <joint name="a_lead" type="revolute"><parent link="palm"/><child link="leader"/>
             <origin xyz="0.05 0 0"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="10"/></joint>
-          <joint name="follow" type="revolute"><parent link="palm"/><child link="follower"/>
+          <joint name="b_follow" type="revolute"><parent link="palm"/><child link="follower"/>
             <origin xyz="-0.05 0 0"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="10"/>
-            <mimic joint="lead" multiplier="2" offset="0.1"/></joint>
+            <mimic joint="a_lead" multiplier="2" offset="0.1"/></joint>
           <joint name="weld" type="fixed"><parent link="follower"/><child link="tip"/>
-            <origin xyz="0 0 -0.1"/><mimic joint="lead" multiplier="1.5"></mimic></joint>
+            <origin xyz="0 0 -0.1"/><mimic joint="a_lead" multiplier="1.5"></mimic></joint>
         </robot>""")
     sim = make_sim(gym, ground=False, gravity=0.0)
     asset = gym.load_asset(sim, str(tmp_path), "hand.urdf", options(fix_base_link=True))
     assert gym.get_asset_dof_count(asset) == 2
-    assert gym.get_asset_dof_names(asset) == ["lead", "follow"]
+    assert gym.get_asset_dof_names(asset) == ["a_lead", "b_follow"]
     env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
     a = gym.create_actor(env, asset, pose(z=1.0), "hand", 0, 0)
     props = gym.get_actor_dof_properties(env, a)

@@ -56,12 +56,17 @@ def test_mjcf_multi_hinge_bodies_get_one_dof_per_joint(gym, sim):
     assert gym.get_asset_actuator_properties(ant)[0].motor_effort == 15.0
 
 
-def test_body_order_is_depth_first(gym, sim):
+def test_body_order_is_depth_first_children_by_joint_name(gym, sim):
+    """Isaac Gym's URDF order: depth-first, a link's children in the order of their joints'
+    names (the file lists the legs LF, RF, LH, RH; Isaac Gym's bodies and DOFs are LF, LH, RF,
+    RH, as its A1 / Go1 DOFs are FL, FR, RL, RR from files listing FR, FL, RR, RL)."""
     q = gym.load_asset(sim, ASSETS, "urdf/quadruped/quadruped.urdf", options())
     names = gym.get_asset_rigid_body_names(q)
     assert names[:5] == ["base", "LF_hip", "LF_thigh", "LF_shank", "LF_foot"]
-    assert names[5:9] == ["RF_hip", "RF_thigh", "RF_shank", "RF_foot"]
-    assert gym.get_asset_dof_names(q)[:3] == ["LF_HAA", "LF_HFE", "LF_KFE"]
+    assert names[5:9] == ["LH_hip", "LH_thigh", "LH_shank", "LH_foot"]
+    assert names[9:] == ["RF_hip", "RF_thigh", "RF_shank", "RF_foot", "RH_hip", "RH_thigh", "RH_shank", "RH_foot"]
+    assert gym.get_asset_dof_names(q) == [f"{leg}_{j}" for leg in ("LF", "LH", "RF", "RH")
+                                          for j in ("HAA", "HFE", "KFE")]
 
 
 def test_usd_and_primitive_assets(gym, sim):

@@ -28,7 +28,7 @@ def importer(path: str, root: str, options: AssetOptions, up: newton.Axis,
              floating: bool | None) -> tuple[Callable[[float, bool], newton.ModelBuilder], FileInfo]:
     """(make(scale, self_collisions) -> sub-builder, FileInfo: the ball joints' DOF names) for a
     URDF file: the text is prepared once, each scale variant imports it."""
-    xml_text = prepare_urdf(path, root)
+    xml_text = _isaac_gym_joint_order(prepare_urdf(path, root))
     keep = _urdf_dont_collapse(xml_text)
     xml_text, balls = _urdf_spherical(xml_text)
     cls = _ball_joint_builder(tuple(sorted(balls))) if balls else None
@@ -44,6 +44,26 @@ def importer(path: str, root: str, options: AssetOptions, up: newton.Axis,
     from .soft import urdf_soft_bodies      # links with a <fem> element (FleX soft bodies)
     return make, FileInfo(body_joints={child: [(f"{j}{sfx}", "ball") for sfx in BALL_AXES]
                                        for j, child in balls.items()}, soft=urdf_soft_bodies(xml_text, path))
+
+
+def _isaac_gym_joint_order(xml_text):
+    """The text with its `<joint>` elements sorted by name. Isaac Gym's URDF importer orders
+    bodies and DOFs depth-first, visiting a link's children in the order of their joints'
+    names, not in file order: a Unitree A1 / Go1 URDF lists its legs FR, FL, RR, RL and Isaac
+    Gym's DOFs are FL, FR, RL, RR (walk-these-ways maps its policy's actions to the robot's
+    order so); an Allegro hand listing index, middle, ring, thumb (joint_0.0 .. joint_15.0) has
+    the DOFs index, thumb, middle, ring (hora's canonical grasp pose and fingertip bodies 4, 8,
+    12, 16). Newton's depth-first order visits children in file order, so the joints are put
+    in name order first (byte order, as a std::map of names keeps them)."""
+    robot = ET.fromstring(xml_text)
+    joints = [j for j in robot if j.tag == "joint"]
+    names = [j.get("name", "") for j in joints]
+    if names == sorted(names):
+        return xml_text
+    for j in joints:
+        robot.remove(j)
+    robot.extend(sorted(joints, key=lambda j: j.get("name", "")))
+    return ET.tostring(robot, encoding="unicode")
 
 
 def _urdf_dont_collapse(xml_text):
