@@ -86,6 +86,39 @@ def test_net_contact_force_resting_box_and_free_fall(gym, engine):
     assert len(gym.get_rigid_contacts(sim)) == len(rc)
 
 
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_contact_pairs_list_the_body_of_the_larger_index_first(gym, engine):
+    """Isaac Gym's pair order, which code trained on it relies on (hora's grasp generator counts
+    (object, fingertip) pairs of a hand created before the object; contact drawing code takes
+    body1 == -1 for the ground): body0 is the body of the larger index, static shapes are body1,
+    the normal points from body0 to body1 and lambda is the normal force. A ball (env body 1)
+    rests on a box (env body 0), the box on the ground; another ball (body 2) on the ground. On
+    MuJoCo a sphere comes before a box in a pair, and a ground plane first."""
+    sim = make_sim(gym, engine, dt=1 / 120, substeps=2)
+    box = gym.create_box(sim, 0.2, 0.2, 0.2, options(density=250.0))    # 2 kg
+    ball = gym.create_sphere(sim, 0.05, options(density=1000.0))        # 0.52 kg
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, box, pose(z=0.1), "box", 0, 0)
+    gym.create_actor(env, ball, pose(z=0.25), "ball_on_box", 0, 0)
+    gym.create_actor(env, ball, pose(x=0.5, z=0.05), "ball_on_ground", 0, 0)
+    gym.prepare_sim(sim)
+    gym.acquire_net_contact_force_tensor(sim)           # (contact forces from the first step)
+    for _ in range(60):
+        gym.simulate(sim)
+    rc = gym.get_env_rigid_contacts(env)
+    rc = rc[rc["lambda"] > 1e-6]          # (Flex also lists pairs within its contact offset)
+    pairs = {(int(a), int(b)) for a, b in zip(rc["body0"], rc["body1"])}
+    assert pairs == {(0, -1), (1, 0), (2, -1)}
+    assert (rc["normal"]["z"] < -0.99).all()            # every body0 lies above its body1
+    if engine == "physx":                 # (XPBD's contact forces are approximate)
+        m_ball = 1000.0 * 4 / 3 * np.pi * 0.05 ** 3
+        on = lambda a, b: rc["lambda"][(rc["body0"] == a) & (rc["body1"] == b)].sum()   # noqa: E731
+        assert on(1, 0) == pytest.approx(m_ball * G, rel=0.03)
+        assert on(2, -1) == pytest.approx(m_ball * G, rel=0.03)
+        assert on(0, -1) == pytest.approx((2.0 + m_ball) * G, rel=0.03)
+    gym.destroy_sim(sim)
+
+
 # ---------------------------------------------------------------------------- DOF forces
 @pytest.mark.slow
 def test_dof_force_of_pd_held_arm_is_the_gravity_torque(gym):

@@ -234,7 +234,8 @@ def vec_env_contact_forces(envs: Sequence[Env], what: str | None = None) -> np.n
 
 def rigid_contacts(sim: Sim, env: Env | None, what: str | None = None) -> np.ndarray:
     """Isaac Gym RigidContact records of the last simulate's contacts (all envs, or one env).
-    body0/body1 are env-domain body indices (-1 for the ground and other static shapes),
+    body0/body1 are env-domain body indices, body0 the body of the larger sim index (-1, the
+    ground and other static shapes, is always body1),
     env0/env1 the envs (-1 for static shapes); localPos0/1 the contact points in the bodies'
     frames (world frame for static shapes); normal Newton's contact normal (from body0 to
     body1); lambda the normal force magnitude, lambdaFriction its tangential components along
@@ -260,6 +261,21 @@ def rigid_contacts(sim: Sim, env: Env | None, what: str | None = None) -> np.nda
     s0, s1, p0, p1, off0, off1, nrm, f = rows
     n = len(s0)
     shape_body = m.shape_body.numpy()
+    # Isaac Gym's pair order (undocumented; code trained on it relies on it): body0 is the body
+    # of the larger index, so the ground and other static shapes (-1) are always body1 (hora's
+    # grasp generator counts contacts (object 17, fingertip 4/8/12/16) of a hand created before
+    # the object; contact-drawing code takes body1 == -1 for the ground). MuJoCo and Newton
+    # order a pair by geom type and index: swapped where needed, the normal and force with it.
+    swap = shape_body[s0] < shape_body[s1]
+    if swap.any():
+        def sw(a, b):
+            w = swap.reshape(-1, *([1] * (a.ndim - 1)))
+            return np.where(w, b, a), np.where(w, a, b)
+        s0, s1 = sw(s0, s1)
+        p0, p1 = sw(p0, p1)
+        off0, off1 = sw(off0, off1)
+        nrm = np.where(swap[:, None], -nrm, nrm)         # (from the new body0 to the new body1)
+        f = np.where(swap[:, None], -f, f)               # (the force on the new body0)
     b0, b1 = shape_body[s0], shape_body[s1]
     world = h.body_env                       # env of each body (one world may hold every env)
     w0 = np.where(b0 >= 0, world[np.maximum(b0, 0)], -1)
