@@ -28,7 +28,7 @@ def importer(path: str, root: str, options: AssetOptions, up: newton.Axis,
              floating: bool | None) -> tuple[Callable[[float, bool], newton.ModelBuilder], FileInfo]:
     """(make(scale, self_collisions) -> sub-builder, FileInfo: the ball joints' DOF names) for a
     URDF file: the text is prepared once, each scale variant imports it."""
-    xml_text = _isaac_gym_joint_order(prepare_urdf(path, root))
+    xml_text = _as_isaac_gym_reads(prepare_urdf(path, root))
     keep = _urdf_dont_collapse(xml_text)
     xml_text, balls = _urdf_spherical(xml_text)
     cls = _ball_joint_builder(tuple(sorted(balls))) if balls else None
@@ -46,20 +46,29 @@ def importer(path: str, root: str, options: AssetOptions, up: newton.Axis,
                                        for j, child in balls.items()}, soft=urdf_soft_bodies(xml_text, path))
 
 
-def _isaac_gym_joint_order(xml_text):
-    """The text with its `<joint>` elements sorted by name. Isaac Gym's URDF importer orders
-    bodies and DOFs depth-first, visiting a link's children in the order of their joints'
-    names, not in file order: a Unitree A1 / Go1 URDF lists its legs FR, FL, RR, RL and Isaac
-    Gym's DOFs are FL, FR, RL, RR (walk-these-ways maps its policy's actions to the robot's
-    order so); an Allegro hand listing index, middle, ring, thumb (joint_0.0 .. joint_15.0) has
-    the DOFs index, thumb, middle, ring (hora's canonical grasp pose and fingertip bodies 4, 8,
-    12, 16). Newton's depth-first order visits children in file order, so the joints are put
-    in name order first (byte order, as a std::map of names keeps them)."""
+def _as_isaac_gym_reads(xml_text):
+    """The text as Isaac Gym's URDF importer reads it, for Newton's importer:
+
+    * `<joint>` elements sorted by name. Isaac Gym orders bodies and DOFs depth-first, visiting a
+      link's children in the order of their joints' names, not in file order: a Unitree A1 / Go1
+      URDF lists its legs FR, FL, RR, RL and Isaac Gym's DOFs are FL, FR, RL, RR (walk-these-ways
+      maps its policy's actions to the robot's order so); an Allegro hand listing index, middle,
+      ring, thumb (joint_0.0 .. joint_15.0) has the DOFs index, thumb, middle, ring (hora's
+      canonical grasp pose and fingertip bodies 4, 8, 12, 16). Newton's depth-first order visits
+      children in file order, so the joints go in name order first (byte order, as a std::map of
+      names keeps them).
+    * `<mimic>` elements dropped: Isaac Gym ignores them (each such joint is a DOF of its own);
+      Newton would couple the joints, and refuses a mimic on a fixed joint (unitree's H1-2).
+
+    (Scene files, prepare_urdf's other user (scene/authored.py), keep Newton's reading.)"""
     robot = ET.fromstring(xml_text)
     joints = [j for j in robot if j.tag == "joint"]
     names = [j.get("name", "") for j in joints]
-    if names == sorted(names):
+    mimics = [(j, m) for j in joints for m in j.findall("mimic")]
+    if names == sorted(names) and not mimics:
         return xml_text
+    for j, m in mimics:
+        j.remove(m)
     for j in joints:
         robot.remove(j)
     robot.extend(sorted(joints, key=lambda j: j.get("name", "")))
@@ -116,8 +125,7 @@ def prepare_urdf(path: str, root: str) -> str:
     Isaac Gym's importer searches: the URDF's folder, each folder above it, the asset root.
     A missing collision mesh is an error naming file, line and the folders searched; a missing
     visual mesh is a warning and that <visual> is dropped; an <sdf> collision (PhysX's SDF mesh
-    collision) is a warning (the mesh collides as its convex hull); `<mimic>` elements are dropped,
-    as Isaac Gym's importer ignores them. Comments, plugins and other
+    collision) is a warning (the mesh collides as its convex hull). Comments, plugins and other
     `filename=` attributes are left alone. Returns the URDF text to import (the file has passed
     check.check_urdf)."""
     check_urdf(path)
@@ -136,17 +144,9 @@ def prepare_urdf(path: str, root: str) -> str:
                 open_tag, start, missing = stack.pop()
                 if open_tag == tag:
                     break
-            if (tag == "visual" and missing) or tag == "mimic":
+            if tag == "visual" and missing:
                 edits = [e for e in edits if e[0] < start]  # drop edits inside the removed element
                 edits.append((start, m.end(), ""))
-            continue
-        if tag == "mimic":
-            # Isaac Gym's URDF importer ignores <mimic> (each such joint is a DOF of its own;
-            # Newton would couple them, and refuses a mimic on a fixed joint)
-            if selfclose:
-                edits.append((m.start(), m.end(), ""))
-            else:
-                stack.append([tag, m.start(), False])
             continue
         if tag == "sdf" and any(t == "collision" for t, _, _ in stack):
             sdf_lines.append(text.count("\n", 0, m.start()) + 1)
