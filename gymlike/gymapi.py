@@ -65,7 +65,8 @@ class Gym:
          "Newton XPBD (VBD with soft bodies or cloth).")
         from .core import engine
         return Sim(self, compute_device, graphics_device, type, params if params is not None else SimParams(),
-                   engine, step_limit=_session.step_limit_for_new_sim())
+                   engine, step_limit=_session.step_limit_for_new_sim(),
+                   headless=_session.draws_nothing_but_cameras())
 
     def destroy_sim(self, sim):
         _handles.sim_of(sim).destroy()

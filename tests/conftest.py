@@ -60,8 +60,8 @@ def sim_params(dt=1.0 / 240.0, substeps=1, gravity=-9.81):
     return p
 
 
-def make_sim(gym, engine="physx", ground=True, friction=1.0, restitution=0.0, **kw):
-    sim = gym.create_sim(0, -1, ENGINES[engine], sim_params(**kw))
+def make_sim(gym, engine="physx", ground=True, friction=1.0, restitution=0.0, graphics=-1, **kw):
+    sim = gym.create_sim(0, graphics, ENGINES[engine], sim_params(**kw))
     if ground:
         pp = gymapi.PlaneParams()
         pp.normal = gymapi.Vec3(0, 0, 1)

@@ -99,6 +99,7 @@ def build_model(sim: Sim) -> None:
     from .collision import contact_offset
     if contact_offset(sim) is not None:     # ground and terrain: PhysX's contact offset (collision.py)
         b.rigid_gap = contact_offset(sim)
+    sim.attach(visuals=sim.wants_visuals())     # for good: every actor's variant, the renderers' warning
     actors = sim.all_actors()
     if any(a.asset.tendons is not None for a in actors):
         from .assets.importer import carry_tendons

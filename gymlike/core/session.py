@@ -108,6 +108,12 @@ class StepLimit:
         self.calls += 1
 
 
+def draws_nothing_but_cameras() -> bool:
+    """Whether a new sim is in a headless run that records nothing (`gymlike.run --headless`,
+    GYMLIKE_VIEWER=headless): only its camera sensors could draw (Sim.wants_visuals)."""
+    return not record and (headless or os.environ.get("GYMLIKE_VIEWER", "").strip().lower() == "headless")
+
+
 def step_limit_for_new_sim() -> StepLimit | None:
     """A StepLimit of max_frames simulate calls for a new sim, or None when nothing limits them."""
     return StepLimit(max_frames) if max_frames is not None else None

@@ -168,6 +168,7 @@ _BUILT = {
     "state_next": "newton.State: the substep's output (swapped with state)",
     "control": "newton.Control: drive targets, joint forces",
     "one_world": "bool: all envs share one Newton world, isolated by collision groups (build.one_world)",
+    "visuals": "bool: the actors carry the files' visual-only geometry (Sim.wants_visuals)",
     "check_nan": "bool: run the NaN guard after each simulate",
     "deformables": "deformables.Deformables: particle, tetrahedron and triangle tables (SIM_FLEX sims)",
 }
@@ -189,7 +190,8 @@ _COMPONENTS = {
 class Sim:
     _next_id = 0
 
-    def __init__(self, gym, compute_device_id, graphics_device_id, sim_type, params, engine, step_limit=None):
+    def __init__(self, gym, compute_device_id, graphics_device_id, sim_type, params, engine, step_limit=None,
+                 headless=False):
         if not isinstance(params, SimParams):
             raise GymlikeTypeError(f"create_sim: params must be gymapi.SimParams, got {type(params).__name__}")
         try:
@@ -237,6 +239,7 @@ class Sim:
         self.replay = []
         self.step_limit = step_limit    # gymlike.run --max-frames (core/session.StepLimit), else None
         self.engine = engine            # build, step, params_changed (core/engine.py)
+        self.headless = headless        # a headless run that records nothing (core/session.py)
 
     # ------------------------------------------------------------------ creation
     def check_alive(self) -> None:
@@ -503,6 +506,22 @@ class Sim:
         if self.model_changes and self.solver is not None:
             flags, self.model_changes = self.model_changes, 0
             self.solver.notify_model_changed(flags)   # (ModelFlags is an IntEnum: combined flags as int)
+
+    def wants_visuals(self) -> bool:
+        """Whether the sim's actors are imported with their visual-only geometry (URDF
+        `<visual>`, MJCF geoms that collide with nothing). Not where nothing can draw them:
+        graphics_device_id -1 (Isaac Gym then creates no graphics context: no viewer, no camera
+        images) or a headless run (`gymlike.run --headless`, GYMLIKE_VIEWER=headless) that records
+        nothing and has no camera sensor. Visual meshes (COLLADA files above all) are most of an
+        asset's load time (Franka's: ~5 s of IsaacGymEnvs' FrankaCabinet build) and the physics
+        never reads them. Decided for good when the model is built (`visuals`)."""
+        if self.visuals is not None:
+            return self.visuals
+        if self.graphics_device_id < 0:
+            return False
+        if self.headless:
+            return bool(self.cameras is not None and any(self.cameras.cams.values()))
+        return True
 
     def component(self, name: str, make: Callable[[], T]) -> T:
         """The sim's `name` part (contact forces, DOF forces, sensors...: the names of

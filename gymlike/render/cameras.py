@@ -360,6 +360,7 @@ class CameraSystem:
             return
         from newton.sensors import SensorCamera
         sim = self.sim
+        warn_without_visuals(sim, "the camera sensors")
         if sim.one_world:
             warn("gymlike: this sim keeps all envs in one Newton world (group -1 actors or "
                  "different envs on SIM_PHYSX), so its cameras see every env's actors",
@@ -594,6 +595,16 @@ def _warn_once(key, message):
     if key not in _warned:
         _warned.add(key)
         warn(message, RuntimeWarning)
+
+
+def warn_without_visuals(sim, what):
+    """Once per process: this sim's model was built without visual geometry (Sim.wants_visuals),
+    so what is drawn is its collision shapes."""
+    if sim.visuals is False:
+        why = ("graphics_device_id is -1 (Isaac Gym renders nothing then)" if sim.graphics_device_id < 0
+               else "it was built in a headless run without camera sensors")
+        _warn_once("visuals", f"gymlike: {what} draws collision shapes: the sim's visual meshes were not "
+                   f"loaded because {why}")
 
 
 def _y_up(sim):

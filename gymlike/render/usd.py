@@ -434,7 +434,7 @@ def export_asset(exporter, asset, path, what="export_usd_asset"):
     if not isinstance(asset, Asset):
         raise GymlikeTypeError(f"{what}: expected an Asset, got {type(asset).__name__}")
     out = _out_path(exporter, path, None, what)
-    b = asset.builder()
+    b = asset.builder(visuals=True)
     t = _Table(b)
     o = exporter.options
     y_up = asset.sim.params.up_axis == UpAxis.UP_AXIS_Y
@@ -457,6 +457,8 @@ def export_sim(exporter, sim, name, dir_name=None, what="export_usd_sim"):
     out = _out_path(exporter, name, dir_name, what)
     sim.ensure_ready(what)
     sim.sync_joint_state()
+    from .cameras import warn_without_visuals
+    warn_without_visuals(sim, what)
     model = sim.model
     t = _Table(model)
     o = exporter.options

@@ -322,6 +322,8 @@ class WindowViewer(HeadlessViewer):
     def _ensure_model(self):
         if self._model_set or not self.sim.finalized:
             return
+        from .cameras import warn_without_visuals
+        warn_without_visuals(self.sim, "the viewer")
         up = _up_vector(self.sim)
         self.gl.camera.up_axis = 1 if up[1] else 2
         self.gl.set_model(self.sim.model)

@@ -98,7 +98,7 @@ def test_mesh_assets_load_with_their_geometry(gym):
     sim = make_sim(gym, "physx", dt=1 / 120, substeps=2)
     a = gym.load_asset(sim, ASSETS, "urdf/mesh_objects/mesh_box.urdf", options())
     assert gym.get_asset_rigid_shape_count(a) == 1
-    b = a.builder()
+    b = a.builder(visuals=True)
     mesh_shapes = [s for s, t in enumerate(b.shape_type) if int(t) in (8, 10)]  # GeoType.MESH, CONVEX_MESH
     assert len(mesh_shapes) >= 2            # collision (its convex hull on SIM_PHYSX) + visual meshes
                                             # (.obj and package:// .dae)
@@ -115,10 +115,10 @@ def test_each_file_is_parsed_once(gym, sim, monkeypatch):
     calls = {"n": 0}
     orig = asset_module.Asset.builder
 
-    def counting(self, scale=1.0, self_collisions=True):
-        if (float(scale), bool(self_collisions)) not in self._builders:
+    def counting(self, scale=1.0, self_collisions=True, visuals=None):
+        if (float(scale), bool(self_collisions), self._visuals(visuals)) not in self._builders:
             calls["n"] += 1
-        return orig(self, scale, self_collisions)
+        return orig(self, scale, self_collisions, visuals)
 
     monkeypatch.setattr(asset_module.Asset, "builder", counting)
     a = gym.load_asset(sim, ASSETS, "mjcf/nv_ant.xml", options())
@@ -283,14 +283,14 @@ def test_replace_cylinder_with_capsule_and_flip_visual_attachments(gym, sim, tmp
     assert newton.GeoType.CYLINDER not in caps.builder().shape_type
     assert newton.GeoType.CAPSULE in caps.builder().shape_type
     flipped = gym.load_asset(sim, str(tmp_path), "roller.urdf", options(flip_visual_attachments=True))
-    vis = [s for s, t in enumerate(plain.builder().shape_type) if t == newton.GeoType.MESH]
-    q0 = np.array(plain.builder().shape_transform[vis[0]])[3:]
-    q1 = np.array(flipped.builder().shape_transform[vis[0]])[3:]
+    vis = [s for s, t in enumerate(plain.builder(visuals=True).shape_type) if t == newton.GeoType.MESH]
+    q0 = np.array(plain.builder(visuals=True).shape_transform[vis[0]])[3:]
+    q1 = np.array(flipped.builder(visuals=True).shape_transform[vis[0]])[3:]
     # the visual mesh was turned from Y-up to Z-up (+90 deg about x); collision shapes unchanged
     assert abs(abs(np.dot(q0, q1)) - math.cos(math.pi / 4)) < 1e-5
-    col = [s for s, t in enumerate(plain.builder().shape_type) if t != newton.GeoType.MESH]
-    np.testing.assert_allclose(np.array(plain.builder().shape_transform[col[0]]),
-                               np.array(flipped.builder().shape_transform[col[0]]))
+    col = [s for s, t in enumerate(plain.builder(visuals=True).shape_type) if t != newton.GeoType.MESH]
+    np.testing.assert_allclose(np.array(plain.builder(visuals=True).shape_transform[col[0]]),
+                               np.array(flipped.builder(visuals=True).shape_transform[col[0]]))
 
 
 def test_set_sim_params_changes_gravity_at_runtime(gym):

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from ..errors import AssetParseError, GymlikeFileNotFoundError, warn
+from ..runtime import newton as _newton
 from .check import check_mjcf
 from .fixes import drop_root_position
 from .importer import BALL_AXES, guarded, new_builder
@@ -30,14 +31,19 @@ def importer(path: str, options: AssetOptions, up: newton.Axis,
     mjcf = Mjcf(path)
     warned = []
 
-    def make(scale, self_collisions):
+    def make(scale, self_collisions, visuals=True):
         def load(source, **kw):
             b = new_builder(options, up, tendons=mjcf.has_tendons)
+            # (without visuals Newton still counts their mass where the body takes it from geoms)
             guarded(path, lambda: b.add_mjcf(
                 source, floating=floating, scale=scale, enable_self_collisions=self_collisions,
                 up_axis=up, collapse_fixed_joints=False,
                 ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
-                parse_mujoco_options=False, **kw))
+                parse_mujoco_options=False, parse_visuals=visuals, **kw))
+            if not visuals:     # what renders without visuals (Newton hides colliders of MJCF)
+                show = int(_newton().ShapeFlags.VISIBLE)
+                collide = int(_newton().ShapeFlags.COLLIDE_SHAPES)
+                b.shape_flags = [f | show if f & collide else f for f in b.shape_flags]
             return b
         folder = os.path.dirname(path)
         resolver = lambda base, f: (   # noqa: E731  (the text's relative files: the file's folder)
@@ -63,6 +69,7 @@ def importer(path: str, options: AssetOptions, up: newton.Axis,
         # loaded with the option on, has 26 bodies, the jointless forearm at 1 and the palm at
         # 3, indices that IsaacGymEnvs and DexterousHands tasks hard-code)
         return b
+    make.visuals = True       # (the record may ask for a variant without visuals: Sim.wants_visuals)
     return make, mjcf
 
 

@@ -66,28 +66,32 @@ class Asset:
         self.soft_bodies = list(getattr(self._info, "soft", ()))   # (mjcf.Mjcf has none)
         self.id = Asset._next_id
         Asset._next_id += 1
+        self._shape_newton = {}           # visuals -> IG shape -> Newton shape (local)
         b = self.builder(1.0, True)
         self._read_metadata(b)
 
     # ---------------------------------------------------------------- builders (cached)
-    def builder(self, scale: float = 1.0, self_collisions: bool = True) -> newton.ModelBuilder:
+    def builder(self, scale: float = 1.0, self_collisions: bool = True,
+                visuals: bool | None = None) -> newton.ModelBuilder:
         """The asset's Newton sub-builder at `scale`, with the asset options and physics fixes applied
-        (cached per (scale, self_collisions))."""
-        key = (float(scale), bool(self_collisions))
+        (cached per (scale, self_collisions, visuals)). `visuals`: with the file's visual-only
+        geometry; None: as the sim wants it (Sim.wants_visuals). Both variants have the same
+        bodies, joints and collision shapes."""
+        key = (float(scale), bool(self_collisions), self._visuals(visuals))
         b = self._builders.get(key)
         if b is None and not key[1] and self._filters_by_copy():
             # the variant with self-collisions off (every actor of a non-zero collision filter)
             # is the one with them on plus a filter pair per two colliding shapes, which is all
             # the importers' enable_self_collisions=False adds: no second import of the file
-            b = self._builders[key] = without_self_collisions(self.builder(key[0], True))
+            b = self._builders[key] = without_self_collisions(self.builder(key[0], True, key[2]))
         if b is None and key[0] != 1.0 and self._scales_by_copy():
             # a copy of the processed base variant with every length scaled: the same shapes,
             # hulls and decompositions as a re-import at that scale, without parsing the file
             # and loading its meshes again per scale (domain randomization of scale gives every
             # env its own; tests/physics/test_scaled_envs.py compares it with the re-import)
-            b = self._builders[key] = scaled_builder(self.builder(1.0, key[1]), key[0])
+            b = self._builders[key] = scaled_builder(self.builder(1.0, key[1], key[2]), key[0])
         if b is None:
-            b = self._make(*key)
+            b = self._make(*key[:2], visuals=key[2]) if self._drops_visuals() else self._make(*key[:2])
             if self.soft_bodies:
                 add_to_builder(b, self.soft_bodies, key[0])
             gains = fixes.apply_options(b, self.options)
@@ -111,6 +115,24 @@ class Asset:
                 self._check_same_layout(b, key)
             self._builders[key] = b
         return b
+
+    def _drops_visuals(self) -> bool:
+        """Whether the importer can leave visual-only geometry out (URDF, MJCF: `make.visuals`)."""
+        return bool(getattr(self._make, "visuals", False))
+
+    def _visuals(self, visuals: bool | None) -> bool:
+        if not self._drops_visuals():
+            return True
+        return self.sim.wants_visuals() if visuals is None else bool(visuals)
+
+    @property
+    def shape_newton(self) -> np.ndarray:
+        """Isaac Gym rigid shape -> Newton shape (local) in the variant the sim uses (visual
+        shapes come first in a link, so the indices depend on whether they were loaded)."""
+        v = self._visuals(None)
+        if v not in self._shape_newton:
+            self._shape_newton[v] = _collision_shapes(self.builder(1.0, True, v))
+        return self._shape_newton[v]
 
     @property
     def has_mesh_colliders(self) -> bool:
@@ -147,7 +169,8 @@ class Asset:
         return cache[scale]
 
     def _check_same_layout(self, b, key):
-        if len(b.body_label) != self.body_count or b.joint_dof_count != self._newton_dof_count:
+        if len(b.body_label) != self.body_count or b.joint_dof_count != self._newton_dof_count \
+                or len(_collision_shapes(b)) != self.shape_count:
             raise GymlikeValueError(
                 f"asset {self.name}: variant {key} has a different layout than the original")
 
@@ -256,10 +279,7 @@ class Asset:
         self.dof_joint = np.asarray(dof_joint, np.int32)
 
         # collision shapes, grouped by body (Isaac Gym's rigid shape order)
-        collide = int(newton.ShapeFlags.COLLIDE_SHAPES)
-        shapes = [s for s in range(len(b.shape_body)) if b.shape_flags[s] & collide and b.shape_body[s] >= 0]
-        shapes.sort(key=lambda s: (b.shape_body[s], s))
-        self.shape_newton = np.asarray(shapes, np.int32)  # IG shape -> Newton shape (local)
+        shapes = self._shape_newton[self._visuals(None)] = _collision_shapes(b)
         self.shape_count = len(shapes)
         shape_body = np.asarray([b.shape_body[s] for s in shapes], np.int32)
         self.body_shape_start = np.searchsorted(shape_body, np.arange(self.body_count)).astype(np.int32)
@@ -293,7 +313,7 @@ class Asset:
         self.dof_names, self.dof_types = [], []
         self.dof_count = self.joint_count = self.shape_count = 0
         self.dof_qd = self.dof_q = self.dof_joint = np.zeros(0, np.int32)
-        self.shape_newton = np.zeros(0, np.int32)
+        self._shape_newton = {False: np.zeros(0, np.int32), True: np.zeros(0, np.int32)}
         self.body_shape_start = self.body_shape_count = np.zeros(0, np.int32)
         self.dof_props = np.zeros(0, DOF_PROPERTIES_DTYPE)
         self.actuators, self.has_tendons, self.tendons = [], False, None
@@ -376,6 +396,14 @@ def _copy(base: newton.ModelBuilder) -> newton.ModelBuilder:
             setattr(b, k, list(v))
     b.shape_collision_filter_pairs = list(base.shape_collision_filter_pairs)
     return b
+
+
+def _collision_shapes(b) -> np.ndarray:
+    """The builder's collision shapes of bodies, grouped by body (Isaac Gym's rigid shape order)."""
+    collide = int(_newton().ShapeFlags.COLLIDE_SHAPES)
+    shapes = [s for s in range(len(b.shape_body)) if b.shape_flags[s] & collide and b.shape_body[s] >= 0]
+    shapes.sort(key=lambda s: (b.shape_body[s], s))
+    return np.asarray(shapes, np.int32)
 
 
 def without_self_collisions(base: newton.ModelBuilder) -> newton.ModelBuilder:

@@ -33,14 +33,19 @@ def importer(path: str, root: str, options: AssetOptions, up: newton.Axis,
     xml_text, balls = _urdf_spherical(xml_text)
     cls = _ball_joint_builder(tuple(sorted(balls))) if balls else None
 
-    def make(scale, self_collisions):
+    texts = {True: xml_text}
+
+    def make(scale, self_collisions, visuals=True):
+        if visuals not in texts:
+            texts[visuals] = _without_visuals(xml_text)
         b = new_builder(options, up, cls=cls)
         guarded(path, lambda: b.add_urdf(
-            xml_text, floating=floating, scale=scale, enable_self_collisions=self_collisions,
+            texts[visuals], floating=floating, scale=scale, enable_self_collisions=self_collisions,
             up_axis=up, collapse_fixed_joints=False,
             ignore_inertial_definitions=bool(options.override_inertia or options.override_com),
             joint_ordering="dfs", bodies_follow_joint_ordering=True))
         return collapse(b, options, keep)
+    make.visuals = True       # (the record may ask for a variant without visuals: Sim.wants_visuals)
     from .soft import urdf_soft_bodies      # links with a <fem> element (FleX soft bodies)
     return make, FileInfo(body_joints={child: [(f"{j}{sfx}", "ball") for sfx in BALL_AXES]
                                        for j, child in balls.items()}, soft=urdf_soft_bodies(xml_text, path))
@@ -72,6 +77,16 @@ def _as_isaac_gym_reads(xml_text):
     for j in joints:
         robot.remove(j)
     robot.extend(sorted(joints, key=lambda j: j.get("name", "")))
+    return ET.tostring(robot, encoding="unicode")
+
+
+def _without_visuals(xml_text):
+    """The text without its links' `<visual>` elements (their meshes are then never loaded;
+    Newton's importer shows the collision shapes of a file without visuals)."""
+    robot = ET.fromstring(xml_text)
+    for link in robot.iter("link"):
+        for v in link.findall("visual"):
+            link.remove(v)
     return ET.tostring(robot, encoding="unicode")
 
 
