@@ -600,11 +600,11 @@ def _warn_once(key, message):
 def warn_without_visuals(sim, what):
     """Once per process: this sim's model was built without visual geometry (Sim.wants_visuals),
     so what is drawn is its collision shapes."""
-    if sim.visuals is False:
-        why = ("graphics_device_id is -1 (Isaac Gym renders nothing then)" if sim.graphics_device_id < 0
+    if sim.visuals is False and any(a.drops_visuals for a in sim.assets):
+        why = ("graphics_device_id is -1: Isaac Gym renders nothing then" if sim.graphics_device_id < 0
                else "it was built in a headless run without camera sensors")
-        _warn_once("visuals", f"gymlike: {what} draws collision shapes: the sim's visual meshes were not "
-                   f"loaded because {why}")
+        _warn_once("visuals", f"gymlike: {what}: the sim's visual meshes were not loaded ({why}); "
+                   "collision shapes are drawn instead")
 
 
 def _y_up(sim):

@@ -1,6 +1,7 @@
 """Camera sensors: what a camera sees (color, depth, segmentation) checked against the geometry
 and the camera's own view/projection matrices; env isolation; cameras carried by bodies; image
-tensors; textures, colors and light; error paths."""
+tensors; textures, colors and light; error paths. Sims with a graphics device, as Isaac Gym
+renders only there (without one they have no visual meshes: tests/assets/test_visuals.py)."""
 
 import os
 
@@ -26,7 +27,7 @@ def _props(**kw):
 
 
 def _scene(gym, engine="physx", fixed=True, envs=2, spacing=2.0):
-    sim = make_sim(gym, engine, ground=False, dt=1.0 / 60.0)
+    sim = make_sim(gym, engine, ground=False, dt=1.0 / 60.0, graphics=0)
     pp = gymapi.PlaneParams()
     pp.normal = gymapi.Vec3(0, 0, 1)
     pp.segmentation_id = GROUND_SEG
@@ -316,7 +317,7 @@ def test_camera_errors_change_nothing(gym, tmp_path):
         gym.get_camera_image(sim, env, c, gymapi.IMAGE_OPTICAL_FLOW)
     with pytest.raises(ValueError):
         gym.get_camera_image(sim, env, c, 42)
-    other = make_sim(gym)
+    other = make_sim(gym, graphics=0)
     with pytest.raises(ValueError):
         gym.get_camera_image(other, env, c, gymapi.IMAGE_COLOR)
     no_tensors = gym.create_camera_sensor(env, _props(enable_tensors=False))
@@ -354,7 +355,7 @@ def test_y_up_camera_looks_at_its_target(gym):
     p = gymapi.SimParams()
     p.up_axis = gymapi.UP_AXIS_Y
     p.gravity = gymapi.Vec3(0, -9.81, 0)
-    sim = gym.create_sim(0, -1, gymapi.SIM_PHYSX, p)
+    sim = gym.create_sim(0, 0, gymapi.SIM_PHYSX, p)
     gym.add_ground(sim, gymapi.PlaneParams())           # normal +Y
     box = gym.create_box(sim, 0.4, 0.4, 0.4, options(fix_base_link=True))
     env = gym.create_env(sim, gymapi.Vec3(-1, 0, -1), gymapi.Vec3(1, 1, 1), 1)

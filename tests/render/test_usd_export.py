@@ -27,7 +27,7 @@ def _same_rotation(q1, q2, tol=1e-5):
 
 
 def test_sim_export_puts_bodies_at_simulated_poses(gym, tmp_path):
-    sim = make_sim(gym, dt=1.0 / 60.0)
+    sim = make_sim(gym, dt=1.0 / 60.0, graphics=0)
     hp = gymapi.HeightFieldParams()
     hp.row_scale, hp.column_scale, hp.vertical_scale = 0.5, 0.25, 0.01
     hp.nbRows, hp.nbColumns = 3, 2
@@ -113,7 +113,7 @@ def test_sim_export_puts_bodies_at_simulated_poses(gym, tmp_path):
 def test_asset_export_round_trip_simulates_like_the_original(gym, tmp_path):
     """Export the pendulum URDF with physics, load the USD back (gymlike and Newton's importer):
     same masses and limits, and the USD pendulum swings like the URDF one."""
-    sim0 = make_sim(gym, ground=False)
+    sim0 = make_sim(gym, ground=False, graphics=0)
     urdf = gym.load_asset(sim0, ASSETS, "urdf/pendulum.urdf", options(fix_base_link=True))
     eo = gymapi.UsdExportOptions()
     eo.export_physics = True
@@ -159,7 +159,7 @@ def test_asset_export_round_trip_simulates_like_the_original(gym, tmp_path):
 
 
 def test_mjcf_asset_export_keeps_joint_limits(gym, tmp_path):
-    sim = make_sim(gym, ground=False)
+    sim = make_sim(gym, ground=False, graphics=0)
     ant = gym.load_asset(sim, ASSETS, "mjcf/nv_ant.xml", options())
     eo = gymapi.UsdExportOptions()
     eo.export_physics = True
@@ -187,7 +187,7 @@ def test_mjcf_asset_export_keeps_joint_limits(gym, tmp_path):
 
 
 def test_usd_exporter_errors_change_nothing(gym, tmp_path):
-    sim = make_sim(gym, ground=False)
+    sim = make_sim(gym, ground=False, graphics=0)
     box = gym.create_box(sim, 0.1, 0.1, 0.1, options())
     with pytest.raises(TypeError):
         gym.create_usd_exporter(gymapi.SimParams())

@@ -91,7 +91,7 @@ class Asset:
             # env its own; tests/physics/test_scaled_envs.py compares it with the re-import)
             b = self._builders[key] = scaled_builder(self.builder(1.0, key[1], key[2]), key[0])
         if b is None:
-            b = self._make(*key[:2], visuals=key[2]) if self._drops_visuals() else self._make(*key[:2])
+            b = self._make(*key[:2], visuals=key[2]) if self.drops_visuals else self._make(*key[:2])
             if self.soft_bodies:
                 add_to_builder(b, self.soft_bodies, key[0])
             gains = fixes.apply_options(b, self.options)
@@ -116,12 +116,13 @@ class Asset:
             self._builders[key] = b
         return b
 
-    def _drops_visuals(self) -> bool:
+    @property
+    def drops_visuals(self) -> bool:
         """Whether the importer can leave visual-only geometry out (URDF, MJCF: `make.visuals`)."""
         return bool(getattr(self._make, "visuals", False))
 
     def _visuals(self, visuals: bool | None) -> bool:
-        if not self._drops_visuals():
+        if not self.drops_visuals:
             return True
         return self.sim.wants_visuals() if visuals is None else bool(visuals)
 
