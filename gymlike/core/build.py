@@ -3,6 +3,7 @@ properties, solver and states. Runs once per sim."""
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -447,15 +448,20 @@ def _make_solver(sim, newton_contacts):
                 # of seconds for a one world. A row touches the DOFs of at most two actors.
                 tree = max(a.asset._newton_dof_count for a in sim.all_actors())
                 kw.setdefault("njmax_nnz", kw["njmax"] * max(1, min(model.joint_dof_count, 2 * tree)))
-            if not newton_contacts and c_path:
-                # on the CPU: MuJoCo's C library steps the worlds
-                solver = mjc.SolverMuJoCoC(model, defer=sim.defer_state_sync, arena_kib=arena, **kw)
-            else:
-                if arena is not None:
-                    warn("prepare_sim: sim.mujoco_options['arena_kib'] sizes MuJoCo C's arena; this sim steps on "
-                         "MuJoCo-Warp (its capacities follow the scene), so it has no effect", RuntimeWarning)
-                from .mjw import SolverMuJoCoWarp        # (Newton's, with PhysX's joint rows)
-                solver = SolverMuJoCoWarp(model, use_mujoco_contacts=not newton_contacts, **kw)
+            with warnings.catch_warnings():
+                # MuJoCo-Warp's model upload warns of every geom of friction 0 (PhysX takes 0:
+                # frictionless shapes) that it "may cause NaN"; its collision, MuJoCo C's and
+                # Newton's conversion of contacts all floor friction at MJ_MINMU, so it cannot
+                warnings.filterwarnings("ignore", message=r"geom \d+: friction\[\d\] .* < MJ_MINMU")
+                if not newton_contacts and c_path:
+                    # on the CPU: MuJoCo's C library steps the worlds
+                    solver = mjc.SolverMuJoCoC(model, defer=sim.defer_state_sync, arena_kib=arena, **kw)
+                else:
+                    if arena is not None:
+                        warn("prepare_sim: sim.mujoco_options['arena_kib'] sizes MuJoCo C's arena; this sim steps "
+                             "on MuJoCo-Warp (its capacities follow the scene), so it has no effect", RuntimeWarning)
+                    from .mjw import SolverMuJoCoWarp        # (Newton's, with PhysX's joint rows)
+                    solver = SolverMuJoCoWarp(model, use_mujoco_contacts=not newton_contacts, **kw)
             if not newton_contacts:
                 _analytic_box_box(solver)
         except Exception as e:   # MuJoCo's compiler: ValueError; its conversion: LinAlgError and others

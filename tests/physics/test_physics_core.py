@@ -52,6 +52,29 @@ def test_box_resting_on_ground_stays_at_rest(gym, engine):
     assert np.linalg.norm(v) < 1e-2
 
 
+def test_frictionless_box_slides_on_without_a_warning(gym, recwarn):
+    """Friction 0 (PhysX takes it) on the box and the ground: the box keeps its speed (MuJoCo's
+    contacts floor friction at 1e-5), and building the solver says nothing about NaN."""
+    sim = make_sim(gym, friction=0.0, dt=1 / 240, substeps=2)
+    box = gym.create_box(sim, 0.2, 0.2, 0.2, options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, box, pose(z=0.1), "box", 0, 0)
+    props = gym.get_actor_rigid_shape_properties(env, 0)
+    props[0].friction = 0.0
+    gym.set_actor_rigid_shape_properties(env, 0, props)
+    st = gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_ALL)
+    st["vel"]["linear"]["x"] = 1.0
+    gym.set_actor_rigid_body_states(env, 0, st, gymapi.STATE_ALL)
+    for _ in range(120):
+        gym.simulate(sim)
+    st = gym.get_actor_rigid_body_states(env, 0, gymapi.STATE_ALL)[0]
+    assert st["vel"]["linear"]["x"] == pytest.approx(1.0, abs=1e-3)
+    assert st["pose"]["p"]["x"] == pytest.approx(0.5, abs=5e-3)
+    assert st["pose"]["p"]["z"] == pytest.approx(0.1, abs=2e-3)
+    assert [str(w.message) for w in recwarn if "MJ_MINMU" in str(w.message)] == []
+    gym.destroy_sim(sim)
+
+
 @pytest.mark.slow
 def test_pendulum_small_angle_period(gym, tmp_path):
     L = 1.0
