@@ -11,7 +11,7 @@ import numpy as np
 from . import kernels, math3d
 from .enums import SimType, UpAxis
 from .errors import GymlikeRuntimeError, warn
-from .runtime import newton as _newton, wp as _wp
+from .runtime import mujoco_warp as _mujoco_warp, newton as _newton, wp as _wp
 from .tables import DeviceTables, HostTables
 
 if TYPE_CHECKING:
@@ -430,6 +430,7 @@ def _make_solver(sim, newton_contacts):
             # heightfield cell on impact gets sideways normals from the cell prisms, and stiffer
             # friction on those held dropped boxes inside the terrain (differences.md)
             from . import mjc
+            _mujoco_warp()                          # (imported here with the collector paused)
             c_path = mjc.applies(sim.device)
             opts = dict(cone="elliptic", impratio=1.0 if sim.static_meshes else 10.0)
             if sim.one_world and not c_path and model.joint_dof_count > CG_DOFS:
