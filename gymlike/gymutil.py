@@ -28,6 +28,7 @@ device from `args` run.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import math
 import sys
 from abc import ABC, abstractmethod
@@ -152,11 +153,30 @@ def _indent_xml(elem, level=0):
 
 
 def _cuda_available():
+    """Whether torch, where client code puts its tensors, can use CUDA. Without a loadable CUDA
+    driver the answer is no without importing torch (~3 s: scripts that never use torch)."""
+    if "torch" not in sys.modules and not _cuda_driver_loadable():
+        return False
     try:
         import torch
         return torch.cuda.is_available()
     except ImportError:
         return False
+
+
+def _cuda_driver_loadable():
+    """Whether the CUDA driver library loads (torch.cuda needs it); True where gymlike does not
+    know its name (torch decides there)."""
+    if sys.platform == "darwin":
+        return False
+    name = {"linux": "libcuda.so.1", "win32": "nvcuda.dll"}.get(sys.platform)
+    if name is None:
+        return True
+    try:
+        ctypes.CDLL(name)
+    except OSError:
+        return False
+    return True
 
 
 def _add_custom_parameter(parser, spec):

@@ -57,6 +57,19 @@ def test_warp_newton_and_mujoco_warp_are_imported_frozen(paused):
     assert enabled == str(not paused) and imported == "True"
 
 
+def test_parse_arguments_asks_torch_about_cuda_only_where_a_driver_loads():
+    """gymutil's CUDA check imports torch (~3 s) only where the CUDA driver library loads:
+    Isaac Gym's examples that never use torch do not pay for it."""
+    code = ("import sys; sys.argv = ['x']; from gymlike import gymutil; args = gymutil.parse_arguments(); "
+            "print(gymutil._cuda_driver_loadable(), 'torch' in sys.modules, args.sim_device)")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True,
+                         check=True)
+    loadable, torch_loaded, device = out.stdout.split()
+    if loadable == "True":
+        pytest.skip("this machine has a CUDA driver: torch decides")
+    assert torch_loaded == "False" and device == "cpu"
+
+
 # Modules whose import must build no Warp or Newton object (the lazy-import rule of
 # core/runtime.py): the public helpers, rendering (cameras keep their kernels in
 # render/camera_kernels.py, imported by the functions that launch them), scenes.
