@@ -39,6 +39,7 @@ import numpy as np
 from . import gymapi
 from .core.errors import GymlikeTypeError, GymlikeValueError
 from .core.errors import warn
+from .core.runtime import torch as _torch
 
 # What `from isaacgym.gymutil import *` gives in Isaac Gym (its module has no __all__: every public
 # name, the modules it imports included), plus gymlike's parse_sim_params.
@@ -158,8 +159,7 @@ def _cuda_available():
     if "torch" not in sys.modules and not _cuda_driver_loadable():
         return False
     try:
-        import torch
-        return torch.cuda.is_available()
+        return _torch().cuda.is_available()
     except ImportError:
         return False
 

@@ -27,9 +27,11 @@ import math as _math
 from typing import Tuple as _Tuple
 
 import numpy as np
-import torch
 
 from .core.errors import warn as _warn
+from .core.runtime import torch as _import_torch
+
+torch = _import_torch()
 
 # --------------------------------------------------------------------------- #
 # tensor creation

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .runtime import call_name, tensor_kernels as _tensor_kernels, wp as _wp
+from .runtime import call_name, tensor_kernels as _tensor_kernels, torch as _torch, wp as _wp
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
 from .gym_tensor import GymTensor, torch_of
@@ -45,7 +45,7 @@ class TensorAPI:
     """Buffers and device index tables of one sim's tensor API (created by prepare_sim)."""
 
     def __init__(self, sim):
-        import torch
+        torch = _torch()
         self.sim = sim
         self.torch = torch
         h = sim.host

@@ -43,17 +43,18 @@ def test_importing_gymlike_makes_idle_openmp_workers_sleep_unless_chosen(before,
     assert out.stdout.strip() == str(want)
 
 @pytest.mark.parametrize("paused", [False, True])
-def test_warp_newton_and_mujoco_warp_are_imported_frozen(paused):
-    """core/runtime._frozen_import: the ~0.5 million objects Warp, Newton and MuJoCo-Warp make at
-    import sit in the collector's permanent generation (no full collection, at run time or at
-    exit, traverses them again), and the collector is left as the program had it."""
+def test_warp_newton_mujoco_warp_and_torch_are_imported_frozen(paused):
+    """core/runtime._frozen_import: the ~0.7 million objects Warp, Newton, MuJoCo-Warp and torch
+    make at import sit in the collector's permanent generation (no full collection, at run time
+    or at exit, traverses them again), and the collector is left as the program had it."""
     code = ("import gc, sys; " + ("gc.disable(); " if paused else "") +
-            "from gymlike.core import runtime; before = gc.get_freeze_count(); "
-            "runtime.newton(); runtime.mujoco_warp(); print(before, gc.get_freeze_count(), gc.isenabled(), "
-            "all(m in sys.modules for m in ('warp', 'newton', 'mujoco_warp')))")
+            "from gymlike.core import runtime; before = gc.get_freeze_count(); runtime.newton(); "
+            "runtime.mujoco_warp(); mid = gc.get_freeze_count(); runtime.torch(); "
+            "print(before, mid, gc.get_freeze_count(), gc.isenabled(), "
+            "all(m in sys.modules for m in ('warp', 'newton', 'mujoco_warp', 'torch')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    before, after, enabled, imported = out.stdout.split()
-    assert int(before) == 0 and int(after) > 200_000
+    before, mid, after, enabled, imported = out.stdout.split()
+    assert int(before) == 0 and int(mid) > 200_000 and int(after) > int(mid) + 100_000
     assert enabled == str(not paused) and imported == "True"
 
 
