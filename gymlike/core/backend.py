@@ -10,9 +10,9 @@ guard). None of them asks which solver that is.
   tells the solver to forget what it carried over for the worlds written.
 * MuJoCoWarpRows: NewtonState for MuJoCo-Warp with PhysX's joint rows inside its step (core/mjw.py).
 * MuJoCoRows: MuJoCo C (core/mjc.py). Between steps MuJoCo's rows hold the truth and Newton's
-  State is converted only when read; while the rows are current (mjc.root_rows, mjc.dof_rows),
-  roots and DOFs are read and written on them, else as NewtonState does, after which the C
-  solver reloads the worlds written.
+  State is converted only when read; while the rows are current (mjc.root_rows, mjc.dof_rows,
+  mjc.body_rows), roots and DOFs are read and written on them and rigid bodies read from them,
+  else as NewtonState does, after which the C solver reloads the worlds written.
 
 Inputs arrive validated (tensors.py: shapes, dtypes, the zero-quaternion check whose result is
 `refused`); a backend only moves them. Whether a copy is current is recorded in one place,
@@ -410,6 +410,15 @@ class MuJoCoRows(NewtonState):
         else:                       # (no Newton conversion)
             rows[0].read_roots(rows[1], out)
 
+    def read_bodies(self, out: wp.array) -> None:
+        """NewtonState.read_bodies, from the rows while they are current (forward kinematics of
+        MuJoCo's state: no Newton conversion)."""
+        rows = mjc.body_rows(self.sim)
+        if rows is None:
+            super().read_bodies(out)
+        else:
+            rows[0].read_bodies(rows[1], out)
+
     def read_dofs(self, out: wp.array) -> None:
         """NewtonState.read_dofs, from the rows while they are current."""
         rows = mjc.dof_rows(self.sim)
@@ -419,8 +428,11 @@ class MuJoCoRows(NewtonState):
             rows[0].read_dofs(rows[1], out)
 
     def write_roots(self, src: wp.array, ids: wp.array, host: np.ndarray | None, n: int, refused: wp.array) -> None:
-        """NewtonState.write_roots, into the rows while they are current."""
-        rows = mjc.root_rows(self.sim)      # (every root a MuJoCo free joint)
+        """NewtonState.write_roots, into the rows while they are current and every listed actor
+        floats (a fixed base's pose is Newton's model: NewtonState writes it)."""
+        h = self.sim.host
+        fixed = h.any_fixed_root and (host is None or not h.actor_floating[host].all())
+        rows = None if fixed else mjc.root_rows(self.sim)
         if rows is None:
             super().write_roots(src, ids, host, n, refused)
         else:

@@ -80,12 +80,22 @@ def c_step(solver: object) -> SolverMuJoCoC | None:
 
 
 def root_rows(sim: Sim) -> tuple[SolverMuJoCoC, tuple] | None:
-    """(C solver, its root_tables) when the sim's root states can be read and written on
-    MuJoCo's rows now (Currency.rows_current), else None."""
+    """(C solver, its root_tables) when the sim's root states can be read on MuJoCo's rows now
+    (Currency.rows_current), and written there for floating actors, else None."""
     cs = c_step(sim.solver)
     if cs is None or not cs.cur.rows_current(sim.stepping_state):
         return None
     tables = cs.root_tables(sim.dev)
+    return None if tables is None else (cs, tables)
+
+
+def body_rows(sim: Sim) -> tuple[SolverMuJoCoC, tuple] | None:
+    """(C solver, its body_tables) when the sim's rigid body states can be read on MuJoCo's
+    rows now, else None."""
+    cs = c_step(sim.solver)
+    if cs is None or not cs.cur.rows_current(sim.stepping_state):
+        return None
+    tables = cs.body_tables(sim.dev)
     return None if tables is None else (cs, tables)
 
 
@@ -124,9 +134,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.cur = Currency()        # which of the rows, their inputs and Newton's State are current
         # tables derived from the model, the batch and gymlike's tables, by name: "check" (of
         # check_rows), "limits" (_guard_tables), "efforts" (write_efforts), "roots" (root_tables),
-        # "dof_cells", "set_dofs" (write_dofs_of), "forget" (_forget_ranges), "dof_forces",
-        # "contact_wrenches", "body_f" (_body_f_rows), "wrenches" (_wrench_tables), "caps"
-        # (_speed_bound_tables)
+        # "bodies" (body_tables), "dof_cells", "set_dofs" (write_dofs_of), "forget"
+        # (_forget_ranges), "dof_forces", "contact_wrenches", "body_f" (_body_f_rows), "wrenches"
+        # (_wrench_tables), "caps" (_speed_bound_tables)
         self.memo = Memo()
         self.check_dev = None        # the DeviceTables check_rows last read
         # one world holding every env (envs of different actors): its MuJoCo exclusions keep the
@@ -1080,8 +1090,9 @@ class SolverMuJoCoC(SolverMuJoCo):
     # are read from and written into the rows by one launch, with no Newton conversion.
     def root_tables(self, dev: DeviceTables) -> tuple | None:
         """The arguments of tensor_kernels.row_roots but `out` (the rows, each actor's world, qpos
-        and qvel address of its free joint, MuJoCo body, root body and body origins); None when
-        an actor's root is not a free joint of MuJoCo or the row kernels do not follow the model."""
+        and qvel address of its free joint or -1 for a base welded to the world, MuJoCo body,
+        root body, body origins, the RowModel); None when an actor's root is neither a MuJoCo
+        free joint nor a body welded to MuJoCo's world, or the row kernels do not follow the model."""
         tables = self._wrench_tables() if self.cur.params_current else None
         if tables is None:
             return None
@@ -1091,36 +1102,72 @@ class SolverMuJoCoC(SolverMuJoCo):
     def _build_root_tables(self, dev, M):
         wp = _wp()
         m, nv = self.template, self.mj_model.nv
-        body0, floating = dev.actor_body0.numpy(), dev.actor_floating.numpy()
-        if not len(body0) or (body0 < 0).any() or not floating.all():
+        body0, floating = dev.actor_body0.numpy(), dev.actor_floating.numpy() != 0
+        if not len(body0) or (body0 < 0).any():
             return None
-        rows = self._newton_dof_rows()[dev.actor_qd0.numpy()]
+        # floating roots: the MuJoCo free joint of the actor's first DOF
+        rows = self._newton_dof_rows()[dev.actor_qd0.numpy()[floating]] if floating.any() else np.zeros(0, int)
         if (rows < 0).any():
             return None
-        k = rows % nv
+        k = rows % max(nv, 1)
         jnt = np.asarray(m.dof_jntid)[k]
         if not ((np.asarray(m.jnt_type)[jnt] == int(self.mujoco.mjtJoint.mjJNT_FREE)).all()
                 and (np.asarray(m.jnt_dofadr)[jnt] == k).all()):
             return None
+        n = len(body0)
+        world, qadr, vadr, mj_body = (np.full(n, -1, np.int64) for _ in range(4))
+        world[floating], vadr[floating] = rows // max(nv, 1), k
+        qadr[floating], mj_body[floating] = np.asarray(m.jnt_qposadr)[jnt], np.asarray(m.jnt_bodyid)[jnt]
+        # fixed bases: a MuJoCo body without joints whose parent is the world (its pose is the
+        # mocap pose in the rows, or the model's)
+        fixed = np.nonzero(~floating)[0]
+        if len(fixed):
+            b2n = self.mjc_body_to_newton.numpy()
+            w, mb = np.nonzero(b2n >= 0)
+            at = {int(nb): (int(wi), int(bi)) for wi, bi, nb in zip(w, mb, b2n[w, mb])}
+            for a in fixed:
+                wb = at.get(int(body0[a]))
+                if wb is None or m.body_jntnum[wb[1]] != 0 or m.body_parentid[wb[1]] != 0:
+                    return None
+                world[a], mj_body[a] = wb
 
         def ints(a):
             return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
-        return (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), M.body_ipos, ints(rows // nv),
-                ints(np.asarray(m.jnt_qposadr)[jnt]), ints(k), ints(np.asarray(m.jnt_bodyid)[jnt]),
-                dev.actor_body0, dev.body_origin)
+        return (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), M.body_ipos, ints(world),
+                ints(qadr), ints(vadr), ints(mj_body), dev.actor_body0, dev.body_origin, M)
 
     def read_roots(self, tables: tuple, out: wp.array) -> None:
         """Every actor's root state (actors, 13) float32 into `out` from the rows (root_tables)."""
         self.launch_rows("roots", _tensor_kernels().row_roots, len(tables[4]), (*tables, out))
 
     def write_roots(self, tables: tuple, src: wp.array, ids: wp.array, n: int, refused: wp.array) -> None:
-        """The root states `src` (actors, 13) float32 of the actors ids[:n] into the rows, as a
-        new state of their worlds; nothing when a listed row's quaternion is zero (its index in
-        the list goes to refused[0], which the caller set to NO_ROW)."""
+        """The root states `src` (actors, 13) float32 of the floating actors ids[:n] into the
+        rows, as a new state of their worlds; nothing when a listed row's quaternion is zero (its
+        index in the list goes to refused[0], which the caller set to NO_ROW). (A fixed base's
+        pose is Newton's model: the caller writes those through Newton.)"""
         self.count_host[0] = n
         self.launch_rows("set_roots", _tensor_kernels().scatter_roots_on_rows, 1,
-                         (src, ids, self.count, *tables, *self._forget_ranges(), refused))
+                         (src, ids, self.count, *tables[:-1], *self._forget_ranges(), refused))
         self._rows_changed()
+
+    def body_tables(self, dev: DeviceTables) -> tuple | None:
+        """The arguments of tensor_kernels.row_bodies but `out` (the RowModel, body origins);
+        None when a Newton body has no MuJoCo body or the row kernels do not follow the model."""
+        tables = self._wrench_tables() if self.cur.params_current else None
+        if tables is None:
+            return None
+        M = tables[0]
+        return self.memo.get("bodies", (M, dev.body_origin), lambda: self._build_body_tables(dev, M))
+
+    def _build_body_tables(self, dev, M):
+        b2n = self.mjc_body_to_newton.numpy()
+        if not np.isin(np.arange(self.model.body_count), b2n[b2n >= 0]).all():
+            return None
+        return (M, dev.body_origin)
+
+    def read_bodies(self, tables: tuple, out: wp.array) -> None:
+        """Every Newton body's state (bodies, 13) float32 into `out` from the rows (body_tables)."""
+        self.launch_rows("bodies", _tensor_kernels().row_bodies, self.nworld, (*tables, out))
 
     def _forget_ranges(self):
         """(starts, lengths) Warp int32 arrays of the row ranges a world written anew forgets

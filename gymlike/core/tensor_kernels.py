@@ -116,27 +116,65 @@ def scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int3
 def row_roots(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
               body_ipos: wp.array2d(dtype=wp.vec3d), world: wp.array(dtype=wp.int32), qadr: wp.array(dtype=wp.int32),
               vadr: wp.array(dtype=wp.int32), mj_body: wp.array(dtype=wp.int32),
-              root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3),
+              root_body: wp.array(dtype=wp.int32), body_origin: wp.array(dtype=wp.vec3), M: kernels.RowModel,
               out: wp.array2d(dtype=wp.float32)):
     """gather_roots from MuJoCo's rows, for actors whose root is a MuJoCo free joint (world,
-    qpos and qvel address, MuJoCo body of each): MuJoCo's free joint holds the body origin's
-    pose (w, x, y, z) and velocity, world frame, and the angular velocity in the body frame;
-    Isaac Gym's root state has the COM's velocity and the angular velocity in world axes."""
+    qpos and qvel address, MuJoCo body of each) or, qadr -1, a body welded to the world (a
+    fixed base: MuJoCo's mocap pose or the model's, at rest). MuJoCo's free joint holds the
+    body origin's pose (w, x, y, z) and velocity, world frame, and the angular velocity in the
+    body frame; Isaac Gym's root state has the COM's velocity and the angular velocity in
+    world axes."""
     a = wp.tid()
     w = world[a]
-    qa = qpos_at + qadr[a]
-    va = qvel_at + vadr[a]
-    q = kernels._mj_quat(rows, w, qa + 3)
-    om = wp.quat_rotate(q, wp.vec3d(rows[w, va + 3], rows[w, va + 4], rows[w, va + 5]))
-    ipos = body_ipos[wp.min(w, body_ipos.shape[0] - 1), mj_body[a]]
-    v = wp.vec3d(rows[w, va], rows[w, va + 1], rows[w, va + 2]) + wp.cross(om, wp.quat_rotate(q, ipos))
+    q = wp.quatd()
+    p = wp.vec3d()
+    v = wp.vec3d()
+    om = wp.vec3d()
+    if qadr[a] < 0:
+        kernels._mj_root(M, w)
+        kernels._mj_body(M, w, mj_body[a])
+        q = M.rot[w, mj_body[a]]
+        p = M.pos[w, mj_body[a]]
+    else:
+        qa = qpos_at + qadr[a]
+        va = qvel_at + vadr[a]
+        q = kernels._mj_quat(rows, w, qa + 3)
+        p = wp.vec3d(rows[w, qa], rows[w, qa + 1], rows[w, qa + 2])
+        om = wp.quat_rotate(q, wp.vec3d(rows[w, va + 3], rows[w, va + 4], rows[w, va + 5]))
+        ipos = body_ipos[wp.min(w, body_ipos.shape[0] - 1), mj_body[a]]
+        v = wp.vec3d(rows[w, va], rows[w, va + 1], rows[w, va + 2]) + wp.cross(om, wp.quat_rotate(q, ipos))
     o = body_origin[root_body[a]]
     for k in range(3):
-        out[a, k] = wp.float32(rows[w, qa + k] - wp.float64(o[k]))
+        out[a, k] = wp.float32(p[k] - wp.float64(o[k]))
         out[a, 7 + k] = wp.float32(v[k])
         out[a, 10 + k] = wp.float32(om[k])
     for k in range(4):
         out[a, 3 + k] = wp.float32(q[k])
+
+
+@wp.kernel
+def row_bodies(M: kernels.RowModel, body_origin: wp.array(dtype=wp.vec3), out: wp.array2d(dtype=wp.float32)):
+    """gather_bodies from MuJoCo's rows (one thread per world): forward kinematics of the
+    world's bodies (kernels._mj_body), each into the row of its Newton body: the frame origin,
+    rotation, the COM's velocity and the angular velocity, world axes."""
+    w = wp.tid()
+    kernels._mj_root(M, w)
+    w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
+    for b in range(1, M.parent.shape[0]):
+        kernels._mj_body(M, w, b)
+        n = M.newton_body[w, b]
+        if n >= 0:
+            p = M.pos[w, b]
+            q = M.rot[w, b]
+            om = M.ang[w, b]
+            v = M.lin[w, b] + wp.cross(om, wp.quat_rotate(q, M.body_ipos[w_ipos, b]))
+            o = body_origin[n]
+            for k in range(3):
+                out[n, k] = wp.float32(p[k] - wp.float64(o[k]))
+                out[n, 7 + k] = wp.float32(v[k])
+                out[n, 10 + k] = wp.float32(om[k])
+            for k in range(4):
+                out[n, 3 + k] = wp.float32(q[k])
 
 
 @wp.kernel
@@ -162,6 +200,8 @@ def scatter_roots_on_rows(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype
             return
     for i in range(n[0]):
         a = ids[i]
+        if qadr[a] < 0:      # (a fixed base: MuJoCoRows.write_roots writes those through Newton)
+            continue
         w = world[a]
         qa = qpos_at + qadr[a]
         va = qvel_at + vadr[a]
