@@ -115,6 +115,7 @@ SolverMuJoCo = _newton().solvers.SolverMuJoCo
 _CAPACITY_WARNINGS = ("mjWARN_CONTACTFULL", "mjWARN_CNSTRFULL")
 
 
+@upstream.constants_on_c
 @upstream.excludes_in_one_pass
 @upstream.keeping_spec
 class SolverMuJoCoC(SolverMuJoCo):
@@ -254,6 +255,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             b.state[:] = state
         self.batch = b
         self.expanded = set()             # model fields this batch holds per world (_expand)
+        self.remake_batch = False         # (set_constants: the batch expanded fields of its own)
         # the rows as one Warp array (a view: no copy), read and written by the row kernels
         self.state_rows = _wp().array(ptr=b.state.ctypes.data, dtype=_wp().float64, shape=b.state.shape,
                                       device="cpu")
@@ -343,6 +345,41 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
 
+    # ------------------------------------------------------------------ MuJoCo's constants
+    # what set_const_0 computes that Newton and the step read (mjw_model arrays of these names)
+    CONSTANTS = ("dof_invweight0", "body_invweight0", "tendon_length0", "tendon_invweight0", "actuator_acc0")
+
+    def set_constants(self) -> bool:
+        """Newton's _set_const_0 on MuJoCo C (upstream.constants_on_c): MuJoCo's qpos0-dependent
+        constants of every world by Batch.set_const (mj_setConst per world, in C on the batch's
+        threads: 8 ms for 64 ShadowHands where MuJoCo-Warp's launches take 70) from the
+        parameters Newton has just written into mjw_model, then written back into mjw_model,
+        where the rest of Newton's notification (limit gains from the inverse weights) and the
+        next parameter sync read them. False, and Newton computes them, before the batch exists
+        and where Newton's call does more than that (upstream.plain_set_const)."""
+        if getattr(self, "batch", None) is None or not upstream.plain_set_const(self):
+            return False
+        self._sync_params()          # (the batch steps Newton's new masses, inertias, armatures)
+        b = self.batch
+        b.set_const()
+        # (the batch now holds every derived field per world: the next sync makes a new one from
+        # the template with gymlike's own per-world fields only)
+        self.remake_batch = True
+        self.cur.params_stale()
+        out = []
+        for name in self.CONSTANTS:
+            dst = getattr(self.mjw_model, name, None)
+            if dst is None or dst.size == 0:
+                continue
+            a = dst.numpy()          # (a view of the CPU array)
+            values = np.asarray(b.expand(name))[:a.shape[0]]         # (set_const made them per world)
+            if values.size != a.size:
+                return False         # (a layout gymlike does not know: Newton computes them)
+            out.append((a, values))
+        for a, values in out:
+            a[...] = values.reshape(a.shape)
+        return True
+
     # ------------------------------------------------------------------ per-world parameters
     def _fields(self):
         """(batch field name, mjw_model array) of the mjw_model arrays that mirror MjModel
@@ -422,7 +459,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 shared[key] = v[0]
             else:
                 per_world[key] = v
-        remake = self.expanded != set(per_world)
+        remake = self.remake_batch or self.expanded != set(per_world)
         for key, value in shared.items():
             target, name = (self.template.opt, key[4:]) if key.startswith("opt.") else (self.template, key)
             cur = getattr(target, name)

@@ -47,6 +47,14 @@ PRIVATE = (
     ("newton.solvers.SolverMuJoCo", "_init_pairs",
      "the conversion step right after its exclusions, which receives the MjSpec and the shape -> "
      "geom names: the C step adds a one-world sim's exclusions there, in one pass (core/mjc.py)"),
+    ("newton.solvers.SolverMuJoCo", "_set_const_0",
+     "Newton's recomputation of MuJoCo's qpos0-dependent constants (inverse weights, tendon "
+     "lengths, actuator accelerations) after a mass, inertia, armature, tendon or actuator "
+     "change: MuJoCo-Warp's set_const_0 over every world, ~1,000 Warp launches (72 ms at 64 "
+     "ShadowHands, 165 ms at 256, at every domain randomization). The C step computes them with "
+     "MuJoCo C's Batch.set_const where Newton's call reduces to that one (constants_on_c; the "
+     "instance attributes _dampratio_actuators and _dampratio_invweight_ids say whether it does: "
+     "tests/physics/test_c_constants.py fails when they are gone)"),
     ("newton._src.sim.articulation", "eval_articulation_motion_subspace",
      "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/forces/dynamics.py)"),
     ("rl_games.common.a2c_common.A2CBase", "_preproc_obs",
@@ -107,6 +115,36 @@ def keeping_spec(cls: type) -> type:
         return getattr(super(cls, self), hook)(spec, *args, **kwargs)
     setattr(cls, hook, keep)
     return cls
+
+
+def constants_on_c(cls: type) -> type:
+    """Class decorator for a SolverMuJoCo subclass defining `set_constants()` -> bool: Newton's
+    `_set_const_0` (see PRIVATE) first offers the work to it, and runs unchanged where it returns
+    False. Newton's method reduces to MuJoCo-Warp's set_const_0 where no actuator has a
+    dampratio to resolve and no body is kinematic (its lock of kinematic roots then adds
+    nothing): `plain_set_const(solver)` says so."""
+    hook = "_set_const_0"
+
+    def set_const(self, lock_kinematic: bool = True):
+        if self.set_constants():
+            return
+        getattr(super(cls, self), hook)(lock_kinematic)
+    setattr(cls, hook, set_const)
+    return cls
+
+
+def plain_set_const(solver: SolverMuJoCo) -> bool:
+    """Whether Newton's `_set_const_0` of `solver` is MuJoCo-Warp's set_const_0 and nothing else
+    (constants_on_c). Attributes Newton no longer has count as a reason to leave it to Newton;
+    tests/project/test_upstream.py checks they exist."""
+    import newton
+    missing = object()
+    acts = getattr(solver, "_dampratio_actuators", missing)
+    ids = getattr(solver, "_dampratio_invweight_ids", missing)
+    if acts is missing or ids is missing or acts or ids is not None:
+        return False
+    flags = solver.model.body_flags.numpy()
+    return not (flags & int(newton.BodyFlags.KINEMATIC)).any()
 
 
 def around_warp_step(cls: type) -> type:
