@@ -331,7 +331,11 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def notify_model_changed(self, flags: int) -> None:
         """SolverMuJoCo.notify_model_changed, then drop what the C step derived from the model."""
-        super().notify_model_changed(flags)      # (may pose mocap bodies, switch equalities)
+        self.notifying = int(flags)              # (read by set_constants)
+        try:
+            super().notify_model_changed(flags)      # (may pose mocap bodies, switch equalities)
+        finally:
+            self.notifying = 0
         self.model_changed()
 
     def model_changed(self) -> None:
@@ -359,6 +363,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         and where Newton's call does more than that (upstream.plain_set_const)."""
         if getattr(self, "batch", None) is None or not upstream.plain_set_const(self):
             return False
+        flags = _newton().ModelFlags
+        if self.template.neq and getattr(self, "notifying", 0) & int(flags.JOINT_DOF_PROPERTIES
+                                                                     | flags.JOINT_REFERENCE_POSE_PROPERTIES):
+            return False     # (a new reference pose moves the equalities' anchors: Newton's path redoes those)
         self._sync_params()          # (the batch steps Newton's new masses, inertias, armatures)
         b = self.batch
         b.set_const()

@@ -136,7 +136,7 @@ def constants_on_c(cls: type) -> type:
 def plain_set_const(solver: SolverMuJoCo) -> bool:
     """Whether Newton's `_set_const_0` of `solver` is MuJoCo-Warp's set_const_0 and nothing else
     (constants_on_c). Attributes Newton no longer has count as a reason to leave it to Newton;
-    tests/project/test_upstream.py checks they exist."""
+    tests/physics/test_c_constants.py fails when they are gone."""
     import newton
     missing = object()
     acts = getattr(solver, "_dampratio_actuators", missing)
