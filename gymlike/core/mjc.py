@@ -49,7 +49,7 @@ from .errors import GymlikeValueError, listed, warn
 from .runtime import kernels as _kernels, newton as _newton, tensor_kernels as _tensor_kernels, wp as _wp
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
     import newton
@@ -79,34 +79,32 @@ def c_step(solver: object) -> SolverMuJoCoC | None:
     return solver if isinstance(solver, SolverMuJoCoC) else None
 
 
-def root_rows(sim: Sim) -> tuple[SolverMuJoCoC, tuple] | None:
-    """(C solver, its root_tables) when the sim's root states can be read on MuJoCo's rows now
-    (Currency.rows_current), and written there for floating actors, else None."""
+def _on_rows(sim: Sim, tables: Callable[[SolverMuJoCoC], Any]) -> tuple[SolverMuJoCoC, Any] | None:
+    """(C solver, tables(solver)) when the sim steps on MuJoCo C, its rows hold the state now
+    (Currency.rows_current) and the tables exist, else None."""
     cs = c_step(sim.solver)
     if cs is None or not cs.cur.rows_current(sim.stepping_state):
         return None
-    tables = cs.root_tables(sim.dev)
-    return None if tables is None else (cs, tables)
+    t = tables(cs)
+    return None if t is None else (cs, t)
+
+
+def root_rows(sim: Sim) -> tuple[SolverMuJoCoC, tuple] | None:
+    """(C solver, its root_tables) when the sim's root states can be read on MuJoCo's rows now,
+    and written there for floating actors, else None."""
+    return _on_rows(sim, lambda cs: cs.root_tables(sim.dev))
 
 
 def body_rows(sim: Sim) -> tuple[SolverMuJoCoC, tuple] | None:
     """(C solver, its body_tables) when the sim's rigid body states can be read on MuJoCo's
     rows now, else None."""
-    cs = c_step(sim.solver)
-    if cs is None or not cs.cur.rows_current(sim.stepping_state):
-        return None
-    tables = cs.body_tables(sim.dev)
-    return None if tables is None else (cs, tables)
+    return _on_rows(sim, lambda cs: cs.body_tables(sim.dev))
 
 
 def dof_rows(sim: Sim) -> tuple[SolverMuJoCoC, DofCells] | None:
     """(C solver, its dof_cells) when the sim's DOF states can be read and written on MuJoCo's
-    rows now (Currency.rows_current), else None."""
-    cs = c_step(sim.solver)
-    if cs is None or not cs.cur.rows_current(sim.stepping_state):
-        return None
-    cells = cs.dof_cells(sim.dev.dof_qd)
-    return None if cells is None else (cs, cells)
+    rows now, else None."""
+    return _on_rows(sim, lambda cs: cs.dof_cells(sim.dev.dof_qd))
 
 
 SolverMuJoCo = _newton().solvers.SolverMuJoCo
