@@ -112,6 +112,19 @@ def scatter_roots(src: wp.array2d(dtype=wp.float32), ids: wp.array(dtype=wp.int3
         joint_X_p[j] = wp.transform_multiply(wp.transform(p, r), joint_X_c[j])
 
 
+@wp.func
+def _put_state(out: wp.array2d(dtype=wp.float32), i: int, p: wp.vec3d, q: wp.quatd, v: wp.vec3d, om: wp.vec3d,
+               origin: wp.vec3):
+    """Row i of a root or rigid body state tensor (float32): position relative to the env
+    origin, rotation (x, y, z, w), linear and angular velocity."""
+    for k in range(3):
+        out[i, k] = wp.float32(p[k] - wp.float64(origin[k]))
+        out[i, 7 + k] = wp.float32(v[k])
+        out[i, 10 + k] = wp.float32(om[k])
+    for k in range(4):
+        out[i, 3 + k] = wp.float32(q[k])
+
+
 @wp.kernel
 def row_roots(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
               body_ipos: wp.array2d(dtype=wp.vec3d), world: wp.array(dtype=wp.int32), qadr: wp.array(dtype=wp.int32),
@@ -143,13 +156,7 @@ def row_roots(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
         om = wp.quat_rotate(q, wp.vec3d(rows[w, va + 3], rows[w, va + 4], rows[w, va + 5]))
         ipos = body_ipos[wp.min(w, body_ipos.shape[0] - 1), mj_body[a]]
         v = wp.vec3d(rows[w, va], rows[w, va + 1], rows[w, va + 2]) + wp.cross(om, wp.quat_rotate(q, ipos))
-    o = body_origin[root_body[a]]
-    for k in range(3):
-        out[a, k] = wp.float32(p[k] - wp.float64(o[k]))
-        out[a, 7 + k] = wp.float32(v[k])
-        out[a, 10 + k] = wp.float32(om[k])
-    for k in range(4):
-        out[a, 3 + k] = wp.float32(q[k])
+    _put_state(out, a, p, q, v, om, body_origin[root_body[a]])
 
 
 @wp.kernel
@@ -168,13 +175,7 @@ def row_bodies(M: kernels.RowModel, body_origin: wp.array(dtype=wp.vec3), out: w
             q = M.rot[w, b]
             om = M.ang[w, b]
             v = M.lin[w, b] + wp.cross(om, wp.quat_rotate(q, M.body_ipos[w_ipos, b]))
-            o = body_origin[n]
-            for k in range(3):
-                out[n, k] = wp.float32(p[k] - wp.float64(o[k]))
-                out[n, 7 + k] = wp.float32(v[k])
-                out[n, 10 + k] = wp.float32(om[k])
-            for k in range(4):
-                out[n, 3 + k] = wp.float32(q[k])
+            _put_state(out, n, p, q, v, om, body_origin[n])
 
 
 @wp.kernel
