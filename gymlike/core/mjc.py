@@ -1136,11 +1136,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         and qvel address of its free joint or -1 for a base welded to the world, MuJoCo body,
         root body, body origins, the RowModel); None when an actor's root is neither a MuJoCo
         free joint nor a body welded to MuJoCo's world, or the row kernels do not follow the model."""
-        tables = self._wrench_tables() if self.cur.params_current else None
-        if tables is None:
-            return None
-        M = tables[0]
-        return self.memo.get("roots", (M, dev.actor_qd0), lambda: self._build_root_tables(dev, M))
+        M = self._row_model()
+        return None if M is None else self.memo.get("roots", (M, dev.actor_qd0),
+                                                    lambda: self._build_root_tables(dev, M))
 
     def _build_root_tables(self, dev, M):
         wp = _wp()
@@ -1196,11 +1194,15 @@ class SolverMuJoCoC(SolverMuJoCo):
     def body_tables(self, dev: DeviceTables) -> tuple | None:
         """The arguments of tensor_kernels.row_bodies but `out` (the RowModel, body origins);
         None when a Newton body has no MuJoCo body or the row kernels do not follow the model."""
+        M = self._row_model()
+        return None if M is None else self.memo.get("bodies", (M, dev.body_origin),
+                                                    lambda: self._build_body_tables(dev, M))
+
+    def _row_model(self):
+        """The RowModel of the row kernels (_wrench_tables) while the batch's parameters are
+        current, else None."""
         tables = self._wrench_tables() if self.cur.params_current else None
-        if tables is None:
-            return None
-        M = tables[0]
-        return self.memo.get("bodies", (M, dev.body_origin), lambda: self._build_body_tables(dev, M))
+        return None if tables is None else tables[0]
 
     def _build_body_tables(self, dev, M):
         b2n = self.mjc_body_to_newton.numpy()
