@@ -135,7 +135,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         # check_rows), "limits" (_guard_tables), "efforts" (write_efforts), "roots" (root_tables),
         # "bodies" (body_tables), "dof_cells", "set_dofs" (write_dofs_of), "forget"
         # (_forget_ranges), "dof_forces", "contact_wrenches", "body_f" (_body_f_rows), "wrenches"
-        # (_wrench_tables), "caps" (_speed_bound_tables)
+        # (_wrench_tables), "caps" (_speed_bound_tables), "setconst" (_scratch_model)
         self.memo = Memo()
         self.check_dev = None        # the DeviceTables check_rows last read
         # one world holding every env (envs of different actors): its MuJoCo exclusions keep the
@@ -169,6 +169,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.mask_np = self.mask.numpy()
         self.cur.track_rows(self.nworld)
         self.fields = self.base = None
+        self.sync_mode = None        # (friction rows, observing) the last sync read the fields with
+        self.const_worlds = np.ones(self.nworld, bool)   # worlds whose parameters changed since set_constants
         self.failed = None           # (worlds, message) MuJoCo raised an error in, last step
         # callable(state rows, substeps) run before each batch step: benchmarks record the steps
         # they replay in a raw rollout (benchmarks/raw_mujoco.py)
@@ -253,7 +255,6 @@ class SolverMuJoCoC(SolverMuJoCo):
             b.state[:] = state
         self.batch = b
         self.expanded = set()             # model fields this batch holds per world (_expand)
-        self.remake_batch = False         # (set_constants: the batch expanded fields of its own)
         # the rows as one Warp array (a view: no copy), read and written by the row kernels
         self.state_rows = _wp().array(ptr=b.state.ctypes.data, dtype=_wp().float64, shape=b.state.shape,
                                       device="cpu")
@@ -339,10 +340,10 @@ class SolverMuJoCoC(SolverMuJoCo):
     def model_changed(self) -> None:
         """Drop the caches, bounds and recorded graphs that depend on the model's parameters."""
         self.cur.model_changed()         # (gains and actuators may change what ctrl means)
-        self.memo.drop("caps")           # (per-world models: the bounds may change)
+        # (the row kernels' model views, "wrenches", follow the batch's values; the chain
+        # geometry of the speed bounds, "caps", is dropped by the sync that finds it changed)
         self.memo.drop("check", "limits", "efforts")     # (DOF limits and modes may change)
         self.memo.drop("body_f")         # (body flags may change)
-        self.memo.drop("wrenches")       # (joints, masses and inertias may change)
         self.joint = None                # (limits, friction, armature and gravity may change)
         if self.graphs is not None:      # (arrays Newton replaced must not be replayed)
             self.graphs.clear()
@@ -350,41 +351,52 @@ class SolverMuJoCoC(SolverMuJoCo):
     # ------------------------------------------------------------------ MuJoCo's constants
     # what set_const_0 computes that Newton and the step read (mjw_model arrays of these names)
     CONSTANTS = ("dof_invweight0", "body_invweight0", "tendon_length0", "tendon_invweight0", "actuator_acc0")
+    # ... and what Newton's notification derives from them afterwards (limit stiffness from the
+    # inverse weights), half-written while set_constants runs
+    FROM_CONSTANTS = frozenset(CONSTANTS) | {"jnt_solref", "tendon_solref_lim", "tendon_range"}
 
     def set_constants(self) -> bool:
         """Newton's _set_const_0 on MuJoCo C (upstream.constants_on_c): MuJoCo's qpos0-dependent
-        constants of every world by Batch.set_const (mj_setConst per world, in C on the batch's
-        threads: 8 ms for 64 ShadowHands where MuJoCo-Warp's launches take 70) from the
-        parameters Newton has just written into mjw_model, then written back into mjw_model,
-        where the rest of Newton's notification (limit gains from the inverse weights) and the
-        next parameter sync read them. False, and Newton computes them, before the batch exists
-        and where Newton's call does more than that (upstream.plain_set_const)."""
+        constants by mj_setConst on the model of each world whose parameters changed since the
+        last call (domain randomization changes the few envs that reset: 0.15 ms per
+        ShadowHand world, where MuJoCo-Warp's launches over every world take 70 ms at 64), from
+        the parameters Newton has just written into mjw_model, then written back into
+        mjw_model, where the rest of Newton's notification (limit gains from the inverse
+        weights) and the next parameter sync read them. False, and Newton computes them,
+        before the batch exists and where Newton's call does more than that
+        (upstream.plain_set_const)."""
         if getattr(self, "batch", None) is None or not upstream.plain_set_const(self):
             return False
         flags = _newton().ModelFlags
         if self.template.neq and getattr(self, "notifying", 0) & int(flags.JOINT_DOF_PROPERTIES
                                                                      | flags.JOINT_REFERENCE_POSE_PROPERTIES):
             return False     # (a new reference pose moves the equalities' anchors: Newton's path redoes those)
-        self._sync_params()          # (the batch steps Newton's new masses, inertias, armatures)
-        b = self.batch
-        b.set_const()
-        # (the batch now holds every derived field per world: the next sync makes a new one from
-        # the template with gymlike's own per-world fields only)
-        self.remake_batch = True
-        self.cur.params_stale()
         out = []
         for name in self.CONSTANTS:
             dst = getattr(self.mjw_model, name, None)
             if dst is None or dst.size == 0:
                 continue
             a = dst.numpy()          # (a view of the CPU array)
-            values = np.asarray(b.expand(name))[:a.shape[0]]         # (set_const made them per world)
-            if values.size != a.size:
+            if a.shape[0] != self.nworld or a[0].size != np.asarray(getattr(self.template, name)).size:
                 return False         # (a layout gymlike does not know: Newton computes them)
-            out.append((a, values))
-        for a, values in out:
-            a[...] = values.reshape(a.shape)
+            out.append((name, a))
+        # (the batch steps Newton's new masses, inertias, armatures; what Newton derives from the
+        # constants after this call, in between, is read at the next sync)
+        self._sync_params(defer=self.FROM_CONSTANTS)
+        m, d = self.memo.get("setconst", (self.batch,), self._scratch_model)
+        for w in np.flatnonzero(self.const_worlds):
+            self.batch.get_model(int(w), m)
+            self.mujoco.mj_setConst(m, d)
+            for name, a in out:
+                a[w] = np.asarray(getattr(m, name)).reshape(a[w].shape)
+        self.const_worlds[:] = False
         return True
+
+    def _scratch_model(self):
+        """A copy of world 0's model and its MjData, to run MuJoCo functions on one world's model
+        (Batch.get_model writes a world's values into it)."""
+        m = self.batch.get_model(0)
+        return m, self.mujoco.MjData(m)
 
     # ------------------------------------------------------------------ per-world parameters
     def _fields(self):
@@ -414,79 +426,114 @@ class SolverMuJoCoC(SolverMuJoCo):
                     out.append((key, arr, shape))
         return out
 
-    def _sync_params(self):
+    # the fields whose values decide the inertial frames and the bodies' BVH boxes (_inertial_frames)
+    FRAME_INPUTS = frozenset({"body_iquat", "body_inertia", "body_ipos", "geom_aabb", "geom_pos", "geom_quat"})
+    # ... and the chain geometry of the speed bounds (_make_speed_bound_tables)
+    GEOMETRY = frozenset({"body_pos", "body_quat", "body_ipos", "jnt_pos", "jnt_axis", "qpos0"})
+
+    def _sync_params(self, defer: frozenset = frozenset()):
         """Every world steps the parameters Newton holds for it in mjw_model (masses, gains,
         friction, limits, options set through the API): values all worlds share go into the
         template (the batch is remade from it when one changes), fields whose values differ
         between worlds become per-world values (`Batch.expand`: the batch copies those into
-        each world's model every step, so only real differences are made per-world)."""
-        if self.template is not self.mj_model:      # (the model with the force sensor)
-            _copy_values(self.mj_model, self.template)
-        if self.fields is None:
-            self.fields = self._fields()
+        each world's model every step, so only real differences are made per-world). Only
+        the fields Newton wrote since the last sync are worked on again: a notification
+        rewrites a few of ~150 (domain randomization at every reset). Fields in `defer` are
+        left for the next sync."""
+        mode = (self.friction_rows, self.observing)      # (they change how some fields are read)
+        if self.fields is None or mode != self.sync_mode:
+            self.fields = [(key, arr.numpy(), shape) for key, arr, shape in self._fields()]   # (views)
             self.base = {key: self._base_value(key) for key, _, _ in self.fields}
+            self.synced, self.shared, self.frames, self.sync_mode = {}, {}, None, mode
         n = self.nworld
-        flags = self.mujoco.mjtDisableBit
-        values = {}
-        for key, arr, shape in self.fields:
-            v = arr.numpy().reshape(-1, *shape) if shape else arr.numpy().reshape(-1)
-            if key == "geom_gap":
-                v = np.zeros_like(v)
-            elif key == "opt.disableflags":
-                # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
-                v = (v.astype(np.int64) | int(flags.mjDSBL_AUTORESET)) & ~(int(flags.mjDSBL_SENSOR)
-                                                                            if self.observing else 0)
-            v = np.broadcast_to(v, (n, *shape)).reshape(n, -1) if len(v) == 1 else v.reshape(n, -1)
-            base = self.base[key].reshape(1, -1)
-            if v.shape[1] < base.shape[1]:      # (the hull carriers keep the template's values)
-                v = np.concatenate([v, np.broadcast_to(base[:, v.shape[1]:], (n, base.shape[1] - v.shape[1]))], 1)
-            if v.dtype == np.float32:
-                # Newton's float32 copy of the compiled float64 value stands for that value
-                v = np.where(v == base.astype(np.float32), base, v)
-            values[key] = v.astype(np.float64)
-        self._inertial_frames(values)
-        owned = set()
-        if self.friction_rows and "dof_frictionloss" in values:
-            # (the friction rows write each step's bounds there, per world: keep what they wrote)
-            owned.add("dof_frictionloss")
-            values["dof_frictionloss"] = (self._expand("dof_frictionloss").reshape(n, -1).copy()
-                                          if "dof_frictionloss" in self.per_world_keys
-                                          else np.zeros_like(values["dof_frictionloss"]))
-        if self.friction_rows and "dof_solimp" in values:
-            # PhysX's friction rows are hard constraints: MuJoCo's friction loss, soft by
-            # default (it removes 90% of a step's velocity change), made stiff enough that an
-            # explicit PD loop 100x over its stable gain stays bounded (joint_rows.py)
-            v = values["dof_solimp"].reshape(n, -1, 5).copy()
-            v[:, :, :2] = joint_rows.FRICTION_IMPEDANCE
-            values["dof_solimp"] = v.reshape(n, -1)
-        shared, per_world = {}, {}
-        for key, v in values.items():
-            if (v == v[:1]).all() and key not in owned:
-                shared[key] = v[0]
-            else:
-                per_world[key] = v
-        remake = self.remake_batch or self.expanded != set(per_world)
-        for key, value in shared.items():
-            target, name = (self.template.opt, key[4:]) if key.startswith("opt.") else (self.template, key)
-            cur = getattr(target, name)
-            if isinstance(cur, np.ndarray) and cur.size != value.size:    # (bvh_aabb: the bodies' rows lead)
-                cur = cur.reshape(-1)[:value.size]
-            if not np.array_equal(np.asarray(cur, np.float64).reshape(-1), value):
-                if isinstance(cur, np.ndarray):
-                    cur[...] = value.reshape(cur.shape)
-                else:
-                    setattr(target, name, type(cur)(value[0]))
+        dirty = set()
+        for key, raw, shape in self.fields:
+            if key in defer:
+                continue
+            now = raw.tobytes()          # (a copy to compare with: 1 us for most fields)
+            last = self.synced.get(key)
+            if last is None or last[0] != now:
+                v = self._world_values(key, raw, shape)
+                self.synced[key] = (now, v)
+                dirty.add(key)
+                if key not in self.FROM_CONSTANTS:       # (the worlds whose constants set_constants redoes)
+                    self.const_worlds |= True if last is None or last[1].shape != v.shape else (last[1] != v).any(1)
+        values = {key: v for key, (_, v) in self.synced.items()}
+        if self.frames is None or dirty & self.FRAME_INPUTS:
+            self.frames = self._inertial_frames(values)
+            dirty |= set(self.frames)
+        values.update(self.frames)
+        owned = {"dof_frictionloss"} & set(values) if self.friction_rows else set()
+        for key in dirty:
+            v = values[key]
+            self.shared[key] = key not in owned and bool((v == v[:1]).all())
+        per_world = {key for key in values if not self.shared.get(key, False)}
+        remake = self.expanded != per_world
+        if not (dirty or remake):
+            self.cur.params_synced()
+            return
+        for key in dirty:
+            if self.shared[key] and self._to_template(key, values[key][0]):
                 remake = True
         if remake:
+            for key in owned:
+                # (the friction rows write each step's bounds there, per world: keep what they wrote)
+                values[key] = (self._expand(key).reshape(n, -1).copy() if key in self.per_world_keys
+                               else np.zeros_like(values[key]))
             self._make_batch(self.template, self.batch.state)
-        for key, value in per_world.items():
+        for key in per_world if remake else (per_world & dirty) - owned:
             cur = self._expand(key)
-            if not np.array_equal(cur.reshape(n, -1), value):
-                cur[...] = value.reshape(cur.shape)
+            if not np.array_equal(cur.reshape(n, -1), values[key]):
+                cur[...] = values[key].reshape(cur.shape)
         if frozenset(per_world) != self.per_world_keys:
             self.per_world_keys = frozenset(per_world)
             self.memo.drop("wrenches")
+        if dirty & self.GEOMETRY:
+            self.memo.drop("caps")
         self.cur.params_synced()
+
+    def _world_values(self, key: str, raw: np.ndarray, shape: tuple) -> np.ndarray:
+        """(worlds, n) float64: Newton's values of a field (`raw`, mjw_model's array) as each world
+        steps them."""
+        n = self.nworld
+        v = raw.reshape(-1, *shape) if shape else raw.reshape(-1)
+        if key == "geom_gap":
+            v = np.zeros_like(v)
+        elif key == "opt.disableflags":
+            # a NaN must reach gymlike's NaN guard (which names the env), not be reset silently
+            flags = self.mujoco.mjtDisableBit
+            v = (v.astype(np.int64) | int(flags.mjDSBL_AUTORESET)) & ~(int(flags.mjDSBL_SENSOR)
+                                                                        if self.observing else 0)
+        v = np.broadcast_to(v, (n, *v.shape[1:])).reshape(n, -1) if len(v) == 1 else v.reshape(n, -1)
+        base = self.base[key].reshape(1, -1)
+        if v.shape[1] < base.shape[1]:      # (the hull carriers keep the template's values)
+            v = np.concatenate([v, np.broadcast_to(base[:, v.shape[1]:], (n, base.shape[1] - v.shape[1]))], 1)
+        if v.dtype == np.float32:
+            # Newton's float32 copy of the compiled float64 value stands for that value
+            v = np.where(v == base.astype(np.float32), base, v)
+        v = v.astype(np.float64)
+        if key == "dof_solimp" and self.friction_rows:
+            # PhysX's friction rows are hard constraints: MuJoCo's friction loss, soft by
+            # default (it removes 90% of a step's velocity change), made stiff enough that an
+            # explicit PD loop 100x over its stable gain stays bounded (joint_rows.py)
+            v = v.reshape(n, -1, 5)
+            v[:, :, :2] = joint_rows.FRICTION_IMPEDANCE
+            v = v.reshape(n, -1)
+        return v
+
+    def _to_template(self, key: str, value: np.ndarray) -> bool:
+        """Write a value all worlds share into the template; True when it changed."""
+        target, name = (self.template.opt, key[4:]) if key.startswith("opt.") else (self.template, key)
+        cur = getattr(target, name)
+        if isinstance(cur, np.ndarray) and cur.size != value.size:    # (bvh_aabb: the bodies' rows lead)
+            cur = cur.reshape(-1)[:value.size]
+        if np.array_equal(np.asarray(cur, np.float64).reshape(-1), value):
+            return False
+        if isinstance(cur, np.ndarray):
+            cur[...] = value.reshape(cur.shape)
+        else:
+            setattr(target, name, type(cur)(value[0]))
+        return True
 
     def _base_value(self, key):
         """The batch model's own value of a field (before any per-world values), float64."""
@@ -499,13 +546,13 @@ class SolverMuJoCoC(SolverMuJoCo):
     # boxes would then be read in the wrong frame and MuJoCo would drop contacts (a foot of four
     # spheres fell through the ground). So the compiled frame is kept wherever its axes are still
     # principal axes of Newton's inertia, and the boxes follow a frame that really changed.
-    def _inertial_frames(self, values: dict) -> None:
-        """Edit `values` (field -> (worlds, n) float64, Newton's per-world values) in place: each
-        body's body_iquat / body_inertia expressed in the compiled inertial frame when that frame
-        diagonalizes Newton's inertia tensor, and 'bvh_aabb' (the bodies' rows) re-expressed in
-        the inertial frames that differ from the compiled ones."""
+    def _inertial_frames(self, values: dict) -> dict:
+        """From `values` (field -> (worlds, n) float64, Newton's per-world values), the values
+        that replace them: each body's body_iquat / body_inertia expressed in the compiled
+        inertial frame when that frame diagonalizes Newton's inertia tensor, and 'bvh_aabb'
+        (the bodies' rows) re-expressed in the inertial frames that differ from the compiled ones."""
         if "body_iquat" not in values or "body_inertia" not in values:
-            return
+            return {}
         m, n = self.template, self.nworld
         if "bvh_aabb" not in self.base:
             rows = int(max((m.body_bvhadr + m.body_bvhnum).max(initial=0), 0))
@@ -526,11 +573,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         same = keep[..., None] & (np.abs(diag - d0) <= 1e-5 * scale)
         q = np.where(keep[..., None], q0, q)
         d = np.where(keep[..., None], np.where(same, d0, diag), d)
-        values["body_iquat"] = q.reshape(n, -1)
-        values["body_inertia"] = d.reshape(n, -1)
+        out = {"body_iquat": q.reshape(n, -1), "body_inertia": d.reshape(n, -1)}
         aabb0 = self.base["bvh_aabb"]
         if not len(aabb0):
-            return
+            return out
         ipos0 = self.base["body_ipos"].reshape(-1, 3)
         ipos = values["body_ipos"].reshape(n, nb, 3) if "body_ipos" in values else np.broadcast_to(ipos0, (n, nb, 3))
         moved = ((q != q0).any(-1) | (ipos != ipos0).any(-1)) & (np.asarray(m.body_bvhnum) > 0)
@@ -544,7 +590,8 @@ class SolverMuJoCoC(SolverMuJoCo):
             box = aabb0[rows]
             aabb[w, rows] = np.hstack((box[:, :3] @ rel.T + shift, box[:, 3:] @ np.abs(rel).T))
         self._reshaped_boxes(values, aabb, _wxyz_matrix(q), ipos)   # (the frames kept above)
-        values["bvh_aabb"] = aabb.reshape(n, -1)
+        out["bvh_aabb"] = aabb.reshape(n, -1)
+        return out
 
     def _reshaped_boxes(self, values: dict, aabb: np.ndarray, R: np.ndarray, ipos: np.ndarray) -> None:
         """The BVH boxes (aabb: (worlds, nodes, 6), edited in place) of the bodies whose geoms
@@ -1478,6 +1525,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         return np.sqrt(((v @ C) * v).sum(1))
 
     def _speed_bound_tables(self):
+        if not self.cur.params_current:      # (the sync says whether the geometry changed)
+            self._sync_params()
         return self.memo.get("caps", (), self._make_speed_bound_tables)
 
     def _make_speed_bound_tables(self):

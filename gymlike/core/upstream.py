@@ -52,9 +52,9 @@ PRIVATE = (
      "lengths, actuator accelerations) after a mass, inertia, armature, tendon or actuator "
      "change: MuJoCo-Warp's set_const_0 over every world, ~1,000 Warp launches (72 ms at 64 "
      "ShadowHands, 165 ms at 256, at every domain randomization). The C step computes them with "
-     "MuJoCo C's Batch.set_const where Newton's call reduces to that one (constants_on_c; the "
-     "instance attributes _dampratio_actuators and _dampratio_invweight_ids say whether it does: "
-     "tests/physics/test_c_constants.py fails when they are gone)"),
+     "MuJoCo C's mj_setConst on the worlds that changed where Newton's call reduces to that one "
+     "(constants_on_c; the instance attributes _dampratio_actuators and _dampratio_invweight_ids "
+     "say whether it does: tests/physics/test_c_constants.py fails when they are gone)"),
     ("newton._src.sim.articulation", "eval_articulation_motion_subspace",
      "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/forces/dynamics.py)"),
     ("rl_games.common.a2c_common.A2CBase", "_preproc_obs",

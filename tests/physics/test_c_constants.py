@@ -1,7 +1,8 @@
 """MuJoCo's qpos0-dependent constants (inverse weights, actuator accelerations, tendon lengths)
-after a mass change on the C step: computed by MuJoCo C's Batch.set_const instead of Newton's
-MuJoCo-Warp set_const_0 over every world (upstream.constants_on_c). Oracles: MuJoCo's own
-mj_setConst on the world's model, and the path through Newton's computation (switched off)."""
+after a mass change on the C step: computed by MuJoCo C's mj_setConst (on the worlds that
+changed) instead of Newton's MuJoCo-Warp set_const_0 over every world (upstream.constants_on_c).
+Oracles: MuJoCo's own mj_setConst on the world's model, and the path through Newton's
+computation (switched off)."""
 
 import mujoco
 import numpy as np
@@ -14,9 +15,9 @@ from gymlike.core import mjc, upstream
 N = 3
 
 
-def heavier_env1(gym, sim):
-    """Env 1's humanoid: every body 1.6x heavier (its inertias too), as domain randomization does."""
-    env = gym.get_env(sim, 1)
+def heavier(gym, sim, i):
+    """Env i's humanoid: every body 1.6x heavier (its inertias too), as domain randomization does."""
+    env = gym.get_env(sim, i)
     props = gym.get_actor_rigid_body_properties(env, 0)
     for p in props:
         p.mass *= 1.6
@@ -32,7 +33,7 @@ def run(gym, newton_path, monkeypatch):
     sim = humanoid_sim(gym, N)
     cs = mjc.c_step(sim.solver)
     simulate_random_efforts(gym, sim, 5, 30.0, seed=3)
-    heavier_env1(gym, sim)
+    heavier(gym, sim, 1)
     simulate_random_efforts(gym, sim, 10, 30.0, seed=4)
     dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
     gym.refresh_dof_state_tensor(sim)
