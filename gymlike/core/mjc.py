@@ -275,6 +275,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         if self.joint_fields:
             self.frame_out = {name: b.bind(name) for name in self.joint_fields}
             self.qvel0 = np.zeros((self.nworld, max(1, model.nv)))
+            # the worlds whose bound fields are of their current state and parameters (the
+            # friction rows run mj_forward on the others first), and the forces of their last step
+            self.joint_valid = np.zeros(self.nworld, bool)
+            self.qfrc_prev = np.zeros((self.nworld, max(1, model.nv)))
         self.cur.batch_made()
         W = self.mujoco.mjtWarning
         self.capacity_idx = [int(getattr(W, n)) for n in _CAPACITY_WARNINGS]
@@ -446,7 +450,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             self.base = {key: self._base_value(key) for key, _, _ in self.fields}
             self.synced, self.shared, self.frames, self.sync_mode = {}, {}, None, mode
         n = self.nworld
-        dirty = set()
+        dirty, frame_worlds = set(), np.zeros(n, bool)
         for key, raw, shape in self.fields:
             if key in defer:
                 continue
@@ -456,12 +460,23 @@ class SolverMuJoCoC(SolverMuJoCo):
                 v = self._world_values(key, raw, shape)
                 self.synced[key] = (now, v)
                 dirty.add(key)
+                worlds = np.ones(n, bool) if last is None or last[1].shape != v.shape else (last[1] != v).any(1)
+                if key in self.FRAME_INPUTS:
+                    frame_worlds |= worlds
                 if key not in self.FROM_CONSTANTS:       # (the worlds whose constants set_constants redoes)
-                    self.const_worlds |= True if last is None or last[1].shape != v.shape else (last[1] != v).any(1)
+                    self.const_worlds |= worlds
+                if self.joint_fields:                    # (their bound fields are of the old parameters)
+                    self.joint_valid[worlds] = False
         values = {key: v for key, (_, v) in self.synced.items()}
-        if self.frames is None or dirty & self.FRAME_INPUTS:
+        if self.frames is None or frame_worlds.all():
             self.frames = self._inertial_frames(values)
             dirty |= set(self.frames)
+        elif frame_worlds.any():             # (the worlds whose mass properties or geoms changed)
+            w = np.flatnonzero(frame_worlds)
+            part = self._inertial_frames({k: values[k][w] for k in self.FRAME_INPUTS & set(values)})
+            for key, v in part.items():
+                self.frames[key][w] = v
+            dirty |= set(part)
         values.update(self.frames)
         owned = {"dof_frictionloss"} & set(values) if self.friction_rows else set()
         for key in dirty:
@@ -553,7 +568,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         (the bodies' rows) re-expressed in the inertial frames that differ from the compiled ones."""
         if "body_iquat" not in values or "body_inertia" not in values:
             return {}
-        m, n = self.template, self.nworld
+        m, n = self.template, len(values["body_iquat"])       # (n: the worlds given)
         if "bvh_aabb" not in self.base:
             rows = int(max((m.body_bvhadr + m.body_bvhnum).max(initial=0), 0))
             self.base["bvh_aabb"] = np.asarray(m.bvh_aabb[:rows], np.float64).copy()
@@ -599,7 +614,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         in its own world: geom sizes and positions per world), built again as MuJoCo's compiler
         builds them: a leaf encloses its geom's box in the body's inertial frame (R, ipos: per
         world), an inner node its two children (stored after it)."""
-        m, n = self.template, self.nworld
+        m, n = self.template, len(aabb)
         ng = int(m.ngeom)
         keys = [k for k in ("geom_aabb", "geom_pos", "geom_quat") if k in values]
         if not ng or not keys:
@@ -733,8 +748,8 @@ class SolverMuJoCoC(SolverMuJoCo):
             r["act"][stale] = self._mjw("act")[stale]
             r["act"][gone] = 0.0
         r["qacc_warmstart"][gone] = 0.0
-        if self.joint is not None:       # (the joint rows' fields of these worlds are of the old state)
-            self.joint["valid"][stale] = False
+        if self.joint_fields:            # (the joint rows' fields of these worlds are of the old state)
+            self.joint_valid[stale] = False
         self.cur.rows_reloaded()     # (mocap poses follow the pushed state)
 
     def _prepare(self, dt):
@@ -1028,14 +1043,14 @@ class SolverMuJoCoC(SolverMuJoCo):
         def per_world(key, value):
             return self._expand(key) if key in self.per_world_keys else np.asarray(value)[None]
         hits = wp.zeros(1, dtype=wp.int32, device="cpu")
-        qfrc_prev = np.zeros((n, max(1, nv)))
+        qfrc_prev = self.qfrc_prev
         loss = self._expand("dof_frictionloss") if self.friction_rows else np.zeros((n, max(1, nv)))
         return dict(frames=joint_rows.frames(self.frame_out, self.qvel0), tree=joint_rows.tree(m, self.row_at),
                     scratch=joint_rows.scratch(n, nv, m.nbody), vmax=f64(vmax), vmax_np=vmax, mu=f64(mu),
                     armature=f64(per_world("dof_armature", m.dof_armature)),
                     gravity=f64(per_world("opt.gravity", m.opt.gravity)), hits=hits, hits_np=hits.numpy(),
                     qfrc_prev_np=qfrc_prev, qfrc_prev=view(qfrc_prev), frictionloss=view(loss), keep=(loss,),
-                    scale=1.0, valid=np.zeros(n, bool), misses=0, skip=0)
+                    scale=1.0, valid=self.joint_valid, misses=0, skip=0)
 
     # ------------------------------------------------------------------ checks on the rows
     # After each step one kernel pass over the rows (kernels.row_checks) bounds every body's

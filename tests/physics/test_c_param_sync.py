@@ -6,6 +6,7 @@ import mujoco
 import numpy as np
 
 from conftest import humanoid_sim, simulate_random_efforts
+from gymlike import gymapi
 from gymlike.core import mjc
 from test_c_constants import heavier
 
@@ -34,10 +35,19 @@ def randomized(gym, sim):
     for s in shapes:
         s.friction = 0.3
     gym.set_actor_rigid_shape_properties(env2, 0, shapes)   # friction
+    props = gym.get_actor_rigid_body_properties(env2, 0)
+    m = props[1].inertia
+    inertia = np.array([[m.x.x, m.x.y, m.x.z], [m.y.x, m.y.y, m.y.z], [m.z.x, m.z.y, m.z.z]])
+    c, s = np.cos(0.5), np.sin(0.5)
+    R = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+    mat = gymapi.Mat33()
+    mat.x, mat.y, mat.z = (gymapi.Vec3(*row) for row in R @ inertia @ R.T)
+    props[1].inertia = mat                                  # (its inertial axes turn: new BVH boxes)
+    gym.set_actor_rigid_body_properties(env2, 0, props, True)
     env0 = gym.get_env(sim, 0)
     dof = gym.get_actor_dof_properties(env0, 0)
     dof["armature"][:] = 0.037
-    dof["friction"][:] = 0.5                                # (PhysX's joint friction rows on)
+    dof["friction"][:] = 0.5
     dof["upper"][0] = dof["upper"][0] * 0.5
     gym.set_actor_dof_properties(env0, 0, dof)              # armature, limits, joint friction
 
@@ -47,7 +57,12 @@ def test_synced_parameters_are_those_of_a_sync_from_nothing(gym):
     cs = mjc.c_step(sim.solver)
     gym.acquire_net_contact_force_tensor(sim)
     gym.refresh_net_contact_force_tensor(sim)     # (the worlds step the model with the force sensor)
+    env1 = gym.get_env(sim, 1)
+    dof = gym.get_actor_dof_properties(env1, 0)
+    dof["friction"][:] = 0.2
+    gym.set_actor_dof_properties(env1, 0, dof)    # (PhysX's joint friction rows on from the start)
     simulate_random_efforts(gym, sim, 3, 30.0, seed=1)
+    assert cs.observing and cs.friction_rows
     randomized(gym, sim)
     simulate_random_efforts(gym, sim, 3, 30.0, seed=2)
     heavier(gym, sim, 1)                          # (a second change of the same fields)
@@ -58,6 +73,7 @@ def test_synced_parameters_are_those_of_a_sync_from_nothing(gym):
     assert np.allclose(ours[1]["body_mass"][1:], ours[0]["body_mass"][1:] * 1.6 ** 2)
     assert np.allclose(ours[2]["geom_friction"][1:, 0], 0.3) and not np.allclose(ours[0]["geom_friction"][1:, 0], 0.3)
     assert np.allclose(ours[0]["dof_armature"][6:], 0.037) and not np.allclose(ours[1]["dof_armature"][6:], 0.037)
+    assert not np.allclose(ours[2]["body_iquat"], ours[0]["body_iquat"])     # (the turned axes)
     cs.fields = None                               # (forget what was synced: every field read again)
     cs.cur.params_stale()
     cs._sync_params()
@@ -130,3 +146,34 @@ def test_speed_bounds_follow_a_moved_center_of_mass(gym):
         gym.refresh_rigid_body_state_tensor(sim)
         v = body[:, :, 7:10].norm(dim=2).max(dim=1).values.numpy()
         assert (v <= v_bound * (1 + 1e-5) + 1e-6).all(), (v, v_bound)
+
+
+def test_a_change_in_one_env_leaves_the_others_motion_bit_for_bit(gym):
+    """PhysX's joint friction rows read the fields of each world's last step; a parameter change
+    makes them stale in the worlds it changed only (those run mj_forward first), so the
+    other envs move exactly as without the change."""
+    import torch
+    from gymlike import gymtorch
+
+    def run(change):
+        sim = humanoid_sim(gym, N)
+        cs = mjc.c_step(sim.solver)
+        for i in range(N):
+            env = gym.get_env(sim, i)
+            dof = gym.get_actor_dof_properties(env, 0)
+            dof["friction"][:] = 0.3
+            gym.set_actor_dof_properties(env, 0, dof)
+        heavier(gym, sim, 2)                      # (masses differ between worlds from the start)
+        simulate_random_efforts(gym, sim, 4, 30.0, seed=1)
+        batch = cs.batch
+        if change:
+            heavier(gym, sim, 1)
+        simulate_random_efforts(gym, sim, 8, 30.0, seed=2)
+        assert cs.friction_rows and cs.batch is batch
+        dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+        gym.refresh_dof_state_tensor(sim)
+        return dofs.view(N, -1, 2).clone()
+
+    changed, same = run(True), run(False)
+    assert torch.equal(changed[0], same[0]) and torch.equal(changed[2], same[2])
+    assert not torch.allclose(changed[1], same[1], atol=1e-4)
