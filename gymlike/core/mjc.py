@@ -135,7 +135,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         # check_rows), "limits" (_guard_tables), "efforts" (write_efforts), "roots" (root_tables),
         # "bodies" (body_tables), "dof_cells", "set_dofs" (write_dofs_of), "forget"
         # (_forget_ranges), "dof_forces", "contact_wrenches", "body_f" (_body_f_rows), "wrenches"
-        # (_wrench_tables), "caps" (_speed_bound_tables), "setconst" (_scratch_model)
+        # (_wrench_tables), "caps" (_speed_bound_tables), "setconst" (_scratch_model),
+        # "joint_structure" (_joint_tables)
         self.memo = Memo()
         self.check_dev = None        # the DeviceTables check_rows last read
         # one world holding every env (envs of different actors): its MuJoCo exclusions keep the
@@ -1045,8 +1046,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         hits = wp.zeros(1, dtype=wp.int32, device="cpu")
         qfrc_prev = self.qfrc_prev
         loss = self._expand("dof_frictionloss") if self.friction_rows else np.zeros((n, max(1, nv)))
-        return dict(frames=joint_rows.frames(self.frame_out, self.qvel0), tree=joint_rows.tree(m, self.row_at),
-                    scratch=joint_rows.scratch(n, nv, m.nbody), vmax=f64(vmax), vmax_np=vmax, mu=f64(mu),
+        frames, tree, scratch = self.memo.get("joint_structure", (self.batch,), lambda: (
+            joint_rows.frames(self.frame_out, self.qvel0), joint_rows.tree(m, self.row_at),
+            joint_rows.scratch(n, nv, m.nbody)))       # (the batch's: kept through parameter changes)
+        return dict(frames=frames, tree=tree, scratch=scratch, vmax=f64(vmax), vmax_np=vmax, mu=f64(mu),
                     armature=f64(per_world("dof_armature", m.dof_armature)),
                     gravity=f64(per_world("opt.gravity", m.opt.gravity)), hits=hits, hits_np=hits.numpy(),
                     qfrc_prev_np=qfrc_prev, qfrc_prev=view(qfrc_prev), frictionloss=view(loss), keep=(loss,),
