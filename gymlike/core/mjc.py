@@ -136,7 +136,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         # "bodies" (body_tables), "dof_cells", "set_dofs" (write_dofs_of), "forget"
         # (_forget_ranges), "dof_forces", "contact_wrenches", "body_f" (_body_f_rows), "wrenches"
         # (_wrench_tables), "caps" (_speed_bound_tables), "setconst" (_scratch_model),
-        # "joint_structure" (_joint_tables)
+        # "joint_structure" (_joint_tables), "check_structure" (_build_check_tables)
         self.memo = Memo()
         self.check_dev = None        # the DeviceTables check_rows last read
         # one world holding every env (envs of different actors): its MuJoCo exclusions keep the
@@ -1075,11 +1075,10 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def _build_check_tables(self, dev):
         """row_checks' arguments (float64 Warp arrays on the CPU; empty tables switch a check
-        off) and numpy views of its outputs, rebuilt when the model or the batch changes."""
+        off) and numpy views of its outputs, rebuilt when the model or the batch changes (the
+        parts made from the batch and the chain geometry only when those change)."""
         wp = _wp()
-        angular, dof_reach, bp, ip = self._speed_bound_tables()[:4]
-        m = self.template
-        nv, nb = m.nv, m.nbody
+        nv = self.template.nv
 
         def f64(a):
             return wp.array(np.ascontiguousarray(a, np.float64), dtype=wp.float64, device="cpu")
@@ -1091,18 +1090,32 @@ class SolverMuJoCoC(SolverMuJoCo):
         caps = np.full((2, *b2n.shape), np.inf)
         caps[0][ok] = dev.body_ang_cap.numpy()[b2n[ok]]
         caps[1][ok] = dev.body_lin_cap.numpy()[b2n[ok]]
-        out = [wp.zeros((self.nworld, nb), dtype=wp.float64, device="cpu") for _ in range(4)]
-        over = wp.zeros(self.nworld, dtype=wp.int32, device="cpu")
-        flags = wp.zeros(2, dtype=wp.int32, device="cpu")
+        cap_arrays = (f64(caps[0]), f64(caps[1]))
+        geometry = self._speed_bound_tables()
+        tree, out, over, flags = self.memo.get("check_structure", (self.batch, geometry),
+                                               lambda: self._check_structure(geometry))
+        args = (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), lo, hi, *tree, *cap_arrays, *out,
+                over, flags)
+        return dict(args=args, caps=caps, cap_arrays=cap_arrays, bounds=(out[0].numpy(), out[3].numpy()),
+                    over_mask=over, flags=flags.numpy(), cap_args=None)
+
+    def _check_structure(self, geometry):
+        """row_checks' body tree and chain geometry (from the speed bound tables `geometry`) and
+        its outputs, on the CPU."""
+        wp = _wp()
+        m = self.template
+        angular, dof_reach, bp, ip = geometry[:4]
+
+        def f64(a):
+            return wp.array(np.ascontiguousarray(a, np.float64), dtype=wp.float64, device="cpu")
 
         def ints(a):
             return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
-        cap_arrays = (f64(caps[0]), f64(caps[1]))
-        args = (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), lo, hi, ints(m.body_parentid),
-                ints(m.body_dofadr), ints(m.body_dofnum), ints(angular), f64(dof_reach), f64(bp), f64(ip),
-                *cap_arrays, *out, over, flags)
-        return dict(args=args, caps=caps, cap_arrays=cap_arrays, bounds=(out[0].numpy(), out[3].numpy()),
-                    over_mask=over, flags=flags.numpy(), cap_args=None)
+        tree = (ints(m.body_parentid), ints(m.body_dofadr), ints(m.body_dofnum), ints(angular), f64(dof_reach),
+                f64(bp), f64(ip))
+        out = [wp.zeros((self.nworld, m.nbody), dtype=wp.float64, device="cpu") for _ in range(4)]
+        return (tree, out, wp.zeros(self.nworld, dtype=wp.int32, device="cpu"),
+                wp.zeros(2, dtype=wp.int32, device="cpu"))
 
     def _row_at(self, name):
         """Where field `name` starts in each world's row of the batch state (a column)."""
