@@ -124,8 +124,7 @@ def test_speed_bounds_follow_a_moved_center_of_mass(gym):
     """The chain geometry of the speed bounds (skipping the speed caps and the NaN guard's
     conversion) is made again when a sync finds it changed: a body's COM moved far out
     through its rigid body properties still gets a bound over its exact speed."""
-    import torch
-    from gymlike import gymapi, gymtorch
+    from gymlike import gymtorch
     sim = humanoid_sim(gym, N)
     cs = mjc.c_step(sim.solver)
     body = gymtorch.wrap_tensor(gym.acquire_rigid_body_state_tensor(sim)).view(N, -1, 13)
@@ -140,12 +139,8 @@ def test_speed_bounds_follow_a_moved_center_of_mass(gym):
     cs.speed_bounds()                                   # (made for these COM offsets)
     batch = cs.batch
     moved(1, 3.0)
-    g = torch.Generator().manual_seed(5)
-    f = torch.zeros(gym.get_sim_dof_count(sim))
-    for _ in range(20):
-        f.uniform_(-30, 30, generator=g)
-        gym.set_dof_actuation_force_tensor(sim, gymtorch.unwrap_tensor(f))
-        gym.simulate(sim)
+    for k in range(20):
+        simulate_random_efforts(gym, sim, 1, 30.0, seed=10 + k)
         _, v_bound = cs.speed_bounds()
         gym.refresh_rigid_body_state_tensor(sim)
         v = body[:, :, 7:10].norm(dim=2).max(dim=1).values.numpy()
