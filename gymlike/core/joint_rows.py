@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 import warp as wp
 
+from . import host
+
 SWEEPS = 8                  # Gauss-Seidel sweeps over the DOFs past their velocity limits
 # MuJoCo's impedance (solimp's d0, d_width) of the friction rows: a row removes this share of a
 # step's velocity change within its bound, so an explicit PD loop K times over its stable gain
@@ -358,7 +360,7 @@ def tree(model: Any, row_at: dict, device: str = "cpu") -> Tree:
     t = Tree()
 
     def ints(a):
-        return wp.array(np.ascontiguousarray(a, np.int32).reshape(-1), dtype=wp.int32, device=device)
+        return host.ints(a, device)
     t.body_parent, t.body_root = ints(model.body_parentid), ints(model.body_rootid)
     t.body_dof0, t.body_ndof = ints(model.body_dofadr), ints(model.body_dofnum)
     t.dof_body, t.dof_parent = ints(model.dof_bodyid), ints(model.dof_parentid)
@@ -398,11 +400,7 @@ def frames(bound: dict, qvel0: np.ndarray) -> Frames:
     f = Frames()
 
     def view(a):
-        if a is None:
-            return wp.zeros((1, 1), dtype=wp.float64, device="cpu")
-        a = a.reshape(a.shape[0], -1)
-        assert a.dtype == np.float64 and a.flags.c_contiguous
-        return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=a.shape, device="cpu")
+        return wp.zeros((1, 1), dtype=wp.float64, device="cpu") if a is None else host.view(a)
     f.cdof, f.cdof_dot, f.crb, f.cinert, f.cvel, f.com, f.xipos, f.qacc = (view(bound.get(k)) for k in FRAME_FIELDS)
     f.qvel0 = view(qvel0)
     return f

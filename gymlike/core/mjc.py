@@ -42,6 +42,7 @@ import numpy as np
 
 from . import joint_rows, mjw, upstream
 from .currency import Currency
+from .host import f64, ints, view
 from .math3d import quat_to_matrix
 from .tables import spans
 from .launch import Graphs, Launcher, Memo
@@ -851,9 +852,6 @@ class SolverMuJoCoC(SolverMuJoCo):
         state = self.batch.state
         keep.append(state)
 
-        def ints(a):
-            return wp.array(np.asarray(a, np.int32).reshape(-1), dtype=wp.int32, device="cpu")
-
         M = _kernels().RowModel()
         M.rows = self.state_rows
         M.qpos_at, M.qvel_at, M.xfrc_at = (self._row_at(k) for k in ("qpos", "qvel", "xfrc_applied"))
@@ -1034,13 +1032,6 @@ class SolverMuJoCoC(SolverMuJoCo):
         on = ok & (fr > 0)
         mu[w[on], k[on]] = fr[on]
 
-        def f64(a):
-            a = np.ascontiguousarray(a, np.float64)
-            return wp.array(a.reshape(a.shape[0], -1), dtype=wp.float64, device="cpu")
-
-        def view(a):
-            return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.shape[0], a[0].size), device="cpu")
-
         def per_world(key, value):
             return self._expand(key) if key in self.per_world_keys else np.asarray(value)[None]
         hits = wp.zeros(1, dtype=wp.int32, device="cpu")
@@ -1080,8 +1071,6 @@ class SolverMuJoCoC(SolverMuJoCo):
         wp = _wp()
         nv = self.template.nv
 
-        def f64(a):
-            return wp.array(np.ascontiguousarray(a, np.float64), dtype=wp.float64, device="cpu")
         none = wp.zeros((0, max(nv, 1)), dtype=wp.float64, device="cpu")
         guard = self._guard_tables(dev.dof_qd, self.model)
         lo, hi = (none, none) if guard is None else (f64(guard[0]), f64(guard[1]))
@@ -1106,11 +1095,6 @@ class SolverMuJoCoC(SolverMuJoCo):
         m = self.template
         angular, dof_reach, bp, ip = geometry[:4]
 
-        def f64(a):
-            return wp.array(np.ascontiguousarray(a, np.float64), dtype=wp.float64, device="cpu")
-
-        def ints(a):
-            return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
         tree = (ints(m.body_parentid), ints(m.body_dofadr), ints(m.body_dofnum), ints(angular), f64(dof_reach),
                 f64(bp), f64(ip))
         out = [wp.zeros((self.nworld, m.nbody), dtype=wp.float64, device="cpu") for _ in range(4)]
@@ -1219,7 +1203,6 @@ class SolverMuJoCoC(SolverMuJoCo):
                                                     lambda: self._build_root_tables(dev, M))
 
     def _build_root_tables(self, dev, M):
-        wp = _wp()
         m, nv = self.template, self.mj_model.nv
         body0, floating = dev.actor_body0.numpy(), dev.actor_floating.numpy() != 0
         if not len(body0) or (body0 < 0).any():
@@ -1250,8 +1233,6 @@ class SolverMuJoCoC(SolverMuJoCo):
                     return None
                 world[a], mj_body[a] = wb
 
-        def ints(a):
-            return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
         return (self.state_rows, self._row_at("qpos"), self._row_at("qvel"), M.body_ipos, ints(world),
                 ints(qadr), ints(vadr), ints(mj_body), dev.actor_body0, dev.body_origin, M)
 
@@ -1298,9 +1279,9 @@ class SolverMuJoCoC(SolverMuJoCo):
         return self.memo.get("forget", (self.batch,), self._make_forget_ranges)
 
     def _make_forget_ranges(self):
-        wp, m = _wp(), self.mj_model
+        m = self.mj_model
         spans_ = [(self._row_at("qacc_warmstart"), m.nv)] + ([(self._row_at("act"), m.na)] if m.na else [])
-        return tuple(wp.array(np.array(a, np.int32), dtype=wp.int32, device="cpu") for a in zip(*spans_))
+        return tuple(ints(a) for a in zip(*spans_))
 
     def _newton_dof_rows(self):
         """Newton joint DOF -> its (world * nv + MuJoCo DOF) in the flattened qvel rows (-1:
@@ -1383,16 +1364,10 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def _contact_wrench_args(self):
         """(arguments of row_contact_wrenches, the arrays they view: kept alive with them)."""
-        wp, t, m = _wp(), self.obs_tables, self.mj_model
-
-        def f64(a, k):
-            return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.size // k, k), device="cpu")
-
-        def ints(a):
-            return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
-        args = (ints(t["body_rows"]), ints(t["root_rows"]), ints(t["has_row"]), f64(self.out["cfrc_ext"], 6),
-                f64(self.out["subtree_com"], 3), f64(self.out["xipos"], 3), f64(self.out["xpos"], 3),
-                f64(self.out["xquat"], 4), self.state_rows,
+        t, m = self.obs_tables, self.mj_model
+        args = (ints(t["body_rows"]), ints(t["root_rows"]), ints(t["has_row"]), view(self.out["cfrc_ext"], 6),
+                view(self.out["subtree_com"], 3), view(self.out["xipos"], 3), view(self.out["xpos"], 3),
+                view(self.out["xquat"], 4), self.state_rows,
                 self._row_at("xfrc_applied"), m.nbody)
         return args, dict(self.out)
 
@@ -1405,15 +1380,9 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def _dof_force_args(self, newton_dofs):
         """(arguments of row_dof_forces but `out`, the arrays they view: kept alive with them)."""
-        wp, t, m = _wp(), self.obs_tables, self.mj_model
-
-        def f64(a, k):
-            return wp.array(ptr=a.ctypes.data, dtype=wp.float64, shape=(a.size // k, k), device="cpu")
-
-        def ints(a):
-            return wp.array(np.asarray(a, np.int32), dtype=wp.int32, device="cpu")
+        t, m = self.obs_tables, self.mj_model
         args = (ints(t["dof_row"][newton_dofs.numpy()]), ints(t["dof_body"]), m.nv, m.nbody,
-                f64(self.out["cdof"], 6), f64(self.out["cfrc_int"], 6))
+                view(self.out["cdof"], 6), view(self.out["cfrc_int"], 6))
         return args, dict(self.out)
 
     def contacts_now(self, worlds: Iterable[int]) -> list[tuple]:
@@ -1505,7 +1474,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         table[rows[ok]] = actor[ok]
         flag = wp.zeros(1, dtype=int, device="cpu")
         return ((M, t["over_mask"], *t["cap_arrays"],
-                 wp.array(dev.body_actor.numpy(), dtype=wp.int32, device="cpu"),
+                 ints(dev.body_actor.numpy()),
                  wp.array(table.reshape(self.flat["qvel"].shape), dtype=wp.int32, device="cpu"),
                  wp.zeros(len(qd0), dtype=wp.float64, device="cpu"), flag), flag.numpy())
 

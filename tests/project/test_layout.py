@@ -142,8 +142,9 @@ def _within(name, package):
 CORE_LAYERS = (
     ("values", "data types, errors, enums, parameters, index tables, Warp kernels, Newton and "
                "MuJoCo adapters: nothing that knows a sim",
-     {"", "collision", "currency", "deformable_kernels", "enums", "errors", "forces", "gym_tensor", "joint_rows",
-      "kernels", "launch", "math3d", "params", "runtime", "stubs", "tables", "tensor_kernels", "types", "upstream"}),
+     {"", "collision", "currency", "deformable_kernels", "enums", "errors", "forces", "gym_tensor", "host",
+      "joint_rows", "kernels", "launch", "math3d", "params", "runtime", "stubs", "tables", "tensor_kernels", "types",
+      "upstream"}),
     ("records", "what the user creates, recorded: assets (parsed once), the Sim record with its envs "
                 "and actors, the handles that name them",
      {"assets", "assets.check", "assets.fixes", "assets.importer", "assets.load", "assets.mjcf", "assets.record",
