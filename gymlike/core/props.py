@@ -467,34 +467,108 @@ def set_actor_shape_props(actor: Actor, props: np.ndarray, what: str | None = No
 
 # ---------------------------------------------------------------------------- scale
 def set_actor_scale(actor: Actor, scale: float, what: str | None = None) -> None:
-    """Scale an actor before the sim is finalized: geometry and joint positions from the asset's
-    variant at that scale (Asset.builder: a scaled copy, or the file imported again at that
-    scale); mass *s^3, inertia *s^5, COM *s, prismatic limits *s."""
+    """Scale an actor by `scale` (relative to the asset): mass *s^3, inertia *s^5, COM *s,
+    prismatic limits *s, geometry and joint positions *s. Before the sim is finalized from the
+    asset's variant at that scale (Asset.builder: a scaled copy, or the file imported again at
+    that scale); afterwards in the built model (_scale_built_actor), as Isaac Gym scales at
+    runtime."""
     what = what or call_name()
     from .enums import DofType
-    from .errors import GymlikeRuntimeError, GymlikeValueError
+    from .errors import GymlikeValueError
     scale = number(scale, f"{what}: scale")
     if not np.isfinite(scale) or scale <= 0:
         raise GymlikeValueError(f"{what}: scale must be a finite number > 0, got {scale}")
     if scale == actor.scale:
         return
     sim = actor.env.sim
-    if sim.finalized:
-        raise GymlikeRuntimeError(
-            f"{what}: the sim is already prepared (prepare_sim, simulate, a tensor acquire or a state "
-            "access happened) and Newton cannot change an actor's geometry afterwards; call "
-            "set_actor_scale right after create_actor, before any of those")
-    actor.asset.builder(scale, True)   # the variant at this scale now: unsupported assets fail here
     r = scale / actor.scale
-    actor.body_mass *= r ** 3
-    actor.body_inertia *= r ** 5
-    actor.body_com *= r
+    if sim.finalized:
+        _check_scalable(actor, what)      # (before anything changes)
+    else:
+        actor.asset.builder(scale, True)   # the variant at this scale now: unsupported assets fail here
+    mass, com, inertia = actor.body_mass * r ** 3, actor.body_com * r, actor.body_inertia * r ** 5
+    dofs = actor.dof_props.copy()
     lin = np.array([t == DofType.DOF_TRANSLATION for t in actor.asset.dof_types], bool)
     if lin.any():
         for f in ("lower", "upper"):
-            v = actor.dof_props[f]
-            v[lin & actor.dof_props["hasLimits"]] *= r
+            dofs[f][lin & dofs["hasLimits"]] *= r
+    if sim.finalized:
+        _scale_built_actor(actor, r)
+        set_actor_body_props(actor, mass, com, inertia, actor.body_flags.copy())
+        if lin.any():
+            set_actor_dof_props(actor, dofs)
+    else:
+        actor.body_mass[:], actor.body_com[:], actor.body_inertia[:] = mass, com, inertia
+        actor.dof_props[:] = dofs
     actor.scale = scale
+
+
+# Newton shape types MuJoCo compiles into mesh data, which it cannot resize after compiling
+_MESH_TYPES = ("MESH", "CONVEX_MESH", "CONE", "HFIELD", "GAUSSIAN")
+
+
+def _actor_shapes(actor: Actor) -> np.ndarray:
+    """The Newton shapes (collision and visual) on the actor's bodies."""
+    sim = actor.env.sim
+    b0 = int(sim.host.actor_body0[actor.sim_index])
+    body = sim.model.shape_body.numpy()
+    return np.flatnonzero((body >= b0) & (body < b0 + actor.asset.body_count))
+
+
+def _check_scalable(actor: Actor, what: str) -> None:
+    """Refuse (changing nothing) a scale change after finalize that the solver cannot take: on
+    MuJoCo (SIM_PHYSX) a mesh, convex hull or cone shape, and an MJCF asset's equality
+    constraints or tendons, whose anchors and lengths the file gives."""
+    sim = actor.env.sim
+    if sim.type == SimType.SIM_FLEX:
+        return
+    geo = _newton().GeoType
+    types = sim.model.shape_type.numpy()[_actor_shapes(actor)]
+    meshes = np.isin(types, [int(getattr(geo, k)) for k in _MESH_TYPES if hasattr(geo, k)])
+    if meshes.any():
+        raise NotImplementedError(
+            f"{what}: actor {actor.name!r} has {int(meshes.sum())} mesh, convex-hull or cone shape(s); MuJoCo cannot "
+            "resize those once the sim is prepared (primitive shapes can be); call set_actor_scale before prepare_sim")
+    if actor.asset.has_tendons or actor.asset.tendons is not None or _has_equalities(actor):
+        raise NotImplementedError(
+            f"{what}: actor {actor.name!r} has tendons or equality constraints, whose lengths and anchors are the "
+            "file's; call set_actor_scale before prepare_sim")
+
+
+def _has_equalities(actor: Actor) -> bool:
+    m = actor.env.sim.model
+    if not getattr(m, "equality_constraint_count", 0):
+        return False
+    b0 = int(actor.env.sim.host.actor_body0[actor.sim_index])
+    bodies = np.concatenate([m.equality_constraint_body1.numpy(), m.equality_constraint_body2.numpy()])
+    return bool(((bodies >= b0) & (bodies < b0 + actor.asset.body_count)).any())
+
+
+def _scale_built_actor(actor: Actor, r: float) -> None:
+    """Lengths of a built actor times r in Newton's model: its shapes' sizes and placements on
+    their bodies, its joints' frames (the root joint's placement in the world excepted); the
+    bodies follow their joints when the state is next read. Mass properties and limits: the
+    caller, through the property writers."""
+    sim = actor.env.sim
+    m = sim.model
+    shapes = _actor_shapes(actor)
+    b0 = int(sim.host.actor_body0[actor.sim_index])
+    child = m.joint_child.numpy()
+    joints = np.flatnonzero((child >= b0) & (child < b0 + actor.asset.body_count))
+    inner = joints[m.joint_parent.numpy()[joints] >= 0]
+
+    def positions(arr, idx, dims=slice(0, 3)):
+        v = arr.numpy()[idx].copy()
+        v[:, dims] *= r
+        scatter(sim, arr, idx, v)
+    positions(m.shape_scale, shapes)
+    positions(m.shape_transform, shapes)
+    if hasattr(m, "shape_collision_radius"):
+        scatter(sim, m.shape_collision_radius, shapes, m.shape_collision_radius.numpy()[shapes] * r)
+    positions(m.joint_X_c, joints)
+    positions(m.joint_X_p, inner)
+    notify(sim, "SHAPE_PROPERTIES", "JOINT_PROPERTIES")
+    sim.defer_kinematics(np.asarray([sim.host.actor_articulation[actor.sim_index]], np.int32), 1)
 
 
 # ---------------------------------------------------------------------------- rendering attributes

@@ -255,9 +255,7 @@ def test_scaled_actor_has_8x_mass_and_twice_the_extent(gym, engine):
         gym.apply_body_forces(env, gym.get_actor_rigid_body_handle(env, big, 0), gymapi.Vec3(0, 0, lift), None)
         gym.simulate(sim)
     assert (_v(_body(gym, env, big))[2] - v0) / (24 * DT) == pytest.approx(0.5 * G, rel=0.03)
-    with pytest.raises(gymapi.GymlikeError, match="before"):
-        gym.set_actor_scale(env, big, 3.0)
-    assert gym.get_actor_scale(env, big) == 2.0
+    # (scaling after prepare_sim: tests/physics/test_runtime_scale.py)
 
 
 def test_scaling_a_urdf_scales_prismatic_limits_and_joint_positions(gym, tmp_path):

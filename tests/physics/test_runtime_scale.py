@@ -1,0 +1,109 @@
+"""set_actor_scale after the sim is prepared: Isaac Gym scales actors at runtime (its physics
+docs; IsaacGymEnvs' scale randomization without setup_only), geometry, mass properties, joint
+positions and prismatic limits, as set_actor_scale before prepare_sim does."""
+
+import numpy as np
+import pytest
+
+from conftest import make_sim, options, pose, write
+from gymlike import gymapi
+
+DT = 1.0 / 120.0
+
+SLIDER = """
+<robot name="slider">
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="cart"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
+  <link name="pole"><inertial><origin xyz="0 0 0.25"/><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0 0 0.25"/><geometry><box size="0.02 0.02 0.5"/></geometry></collision></link>
+  <joint name="slide" type="prismatic"><parent link="base"/><child link="cart"/><axis xyz="1 0 0"/>
+    <limit lower="-0.5" upper="0.25" effort="100" velocity="100"/></joint>
+  <joint name="hinge" type="revolute"><parent link="cart"/>\
+<child link="pole"/><origin xyz="0 0 0.05"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="100" velocity="100"/></joint>
+</robot>"""
+
+# a tetrahedron: a mesh collision shape
+TETRA = "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
+MESHY = """
+<robot name="meshy"><link name="body"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  <collision><geometry><mesh filename="tetra.obj"/></geometry></collision></link></robot>"""
+
+
+def _z(gym, env, actor, body=0):
+    return float(gym.get_actor_rigid_body_states(env, actor, gymapi.STATE_POS)[body]["pose"]["p"]["z"])
+
+
+@pytest.mark.parametrize("engine", ["physx", "flex"])
+def test_a_falling_box_scaled_in_flight_lands_at_its_new_size_beside_an_unscaled_one(gym, engine):
+    sim = make_sim(gym, engine, dt=DT, substeps=2)
+    box = gym.create_box(sim, 0.2, 0.2, 0.2, options())
+    envs = []
+    for i in range(2):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        gym.create_actor(env, box, pose(z=0.6), "box", 0, 0)
+        envs.append(env)
+    m0 = gym.get_actor_rigid_body_properties(envs[1], 0)[0]
+    for _ in range(5):
+        gym.simulate(sim)                   # (prepared and in flight)
+    assert gym.set_actor_scale(envs[1], 0, 2.0)
+    assert gym.get_actor_scale(envs[1], 0) == 2.0 and gym.get_actor_scale(envs[0], 0) == 1.0
+    m1 = gym.get_actor_rigid_body_properties(envs[1], 0)[0]
+    assert m1.mass == pytest.approx(8 * m0.mass)
+    assert m1.inertia.x.x == pytest.approx(32 * m0.inertia.x.x)
+    assert gym.get_actor_rigid_body_properties(envs[0], 0)[0].mass == pytest.approx(m0.mass)
+    for _ in range(180):
+        gym.simulate(sim)
+    assert _z(gym, envs[0], 0) == pytest.approx(0.1, abs=4e-3)
+    assert _z(gym, envs[1], 0) == pytest.approx(0.2, abs=4e-3)      # rests on a face twice as far out
+    gym.set_actor_scale(envs[1], 0, 1.0)                            # and back
+    for _ in range(120):
+        gym.simulate(sim)
+    assert _z(gym, envs[1], 0) == pytest.approx(0.1, abs=4e-3)
+    assert gym.get_actor_rigid_body_properties(envs[1], 0)[0].mass == pytest.approx(m0.mass)
+
+
+def test_runtime_scale_moves_joints_and_prismatic_limits(gym, tmp_path, backend):
+    write(tmp_path, "slider.urdf", SLIDER)
+    sim = make_sim(gym, "physx", ground=False, gravity=0.0, dt=DT, substeps=1)
+    asset = gym.load_asset(sim, str(tmp_path), "slider.urdf", options(fix_base_link=True))
+    env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 1)
+    h = gym.create_actor(env, asset, pose(z=1.0), "s", 0, 0)
+    gym.simulate(sim)
+    assert _z(gym, env, h, 2) == pytest.approx(1.05, abs=1e-5)          # the hinge 0.05 m over the cart
+    gym.set_actor_scale(env, h, 2.0)
+    p = gym.get_actor_dof_properties(env, h)
+    assert (p["lower"][0], p["upper"][0]) == pytest.approx((-1.0, 0.5))   # prismatic: scaled
+    assert (p["lower"][1], p["upper"][1]) == pytest.approx((-1.0, 1.0))   # revolute: unchanged
+    assert _z(gym, env, h, 2) == pytest.approx(1.1, abs=1e-5)            # read at once: the bodies follow
+    assert _z(gym, env, h, 0) == pytest.approx(1.0, abs=1e-5)            # the base stays where it was put
+    p["driveMode"] = [gymapi.DOF_MODE_VEL, gymapi.DOF_MODE_NONE]
+    p["stiffness"], p["damping"] = [0.0, 0.0], [50.0, 0.0]
+    gym.set_actor_dof_properties(env, h, p)
+    gym.set_actor_dof_velocity_targets(env, h, np.array([0.5, 0.0], np.float32))
+    for _ in range(240):
+        gym.simulate(sim)
+    assert _z(gym, env, h, 2) == pytest.approx(1.1, abs=1e-4)
+    # the cart slid past the unscaled limit 0.25 and stops at the scaled one
+    assert gym.get_dof_position(env, 0) == pytest.approx(0.5, abs=0.02)
+
+
+def test_runtime_scale_of_a_mesh_actor_on_mujoco_is_refused_and_changes_nothing(gym, tmp_path):
+    write(tmp_path, "tetra.obj", TETRA)
+    write(tmp_path, "meshy.urdf", MESHY)
+    sim = make_sim(gym, "physx", dt=DT)
+    asset = gym.load_asset(sim, str(tmp_path), "meshy.urdf", options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    h = gym.create_actor(env, asset, pose(z=0.5), "m", 0, 0)
+    gym.simulate(sim)
+    mass = gym.get_actor_rigid_body_properties(env, h)[0].mass
+    with pytest.raises(NotImplementedError, match="mesh.*before prepare_sim"):
+        gym.set_actor_scale(env, h, 2.0)
+    assert gym.get_actor_scale(env, h) == 1.0
+    assert gym.get_actor_rigid_body_properties(env, h)[0].mass == pytest.approx(mass)
+    gym.simulate(sim)                                                  # (and the sim still steps)
