@@ -516,10 +516,14 @@ def _actor_shapes(actor: Actor) -> np.ndarray:
 
 
 def _check_scalable(actor: Actor, what: str) -> None:
-    """Refuse (changing nothing) a scale change after finalize that the solver cannot take: on
-    MuJoCo (SIM_PHYSX) a mesh, convex hull or cone shape, and an MJCF asset's equality
-    constraints or tendons, whose anchors and lengths the file gives."""
+    """Refuse (changing nothing) a scale change after finalize that gymlike or the solver cannot
+    take: an asset that cannot be scaled at all (Asset.scalable); on MuJoCo (SIM_PHYSX) a mesh,
+    convex hull or cone shape, and an MJCF asset's equality constraints or tendons, whose anchors
+    and lengths the file gives."""
     sim = actor.env.sim
+    if not actor.asset.scalable:
+        raise NotImplementedError(f"{what}: actor {actor.name!r} is a soft body, a USD asset's or a scene's; "
+                                  "those cannot be scaled")
     if sim.type == SimType.SIM_FLEX:
         return
     geo = _newton().GeoType

@@ -84,6 +84,7 @@ def _asset(sim, piece):
             raise GymlikeNotImplementedError(f"actor '{piece.name}': set_actor_scale on scene actors is not supported")
         return copy.deepcopy(b)
     make.newton_shapes = True          # the scene's own gaps and meshes (core/collision.py)
+    make.scales = False                # (Asset.scalable)
     kind = piece.kind if piece.file else "scene"
     # an MJCF file's joint names and actuators, read as load_asset reads them
     asset = Asset(sim, kind, piece.file, o, make, Mjcf(piece.file) if kind == "mjcf" else None)

@@ -107,3 +107,16 @@ def test_runtime_scale_of_a_mesh_actor_on_mujoco_is_refused_and_changes_nothing(
     assert gym.get_actor_scale(env, h) == 1.0
     assert gym.get_actor_rigid_body_properties(env, h)[0].mass == pytest.approx(mass)
     gym.simulate(sim)                                                  # (and the sim still steps)
+
+
+def test_runtime_scale_of_a_soft_body_is_refused_and_changes_nothing(gym):
+    sim = make_sim(gym, "flex", dt=DT)
+    m = gymapi.SoftMaterial()
+    m.youngs, m.poissons = 1e5, 0.3
+    grid = gym.create_tet_grid(sim, m, 1, 1, 1, 0.1, 0.1, 0.1, 1000.0, False, False, False, False)
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    h = gym.create_actor(env, grid, pose(z=0.2), "cube", 0, 0)
+    gym.prepare_sim(sim)
+    with pytest.raises(NotImplementedError, match="soft body.*cannot be scaled"):
+        gym.set_actor_scale(env, h, 2.0)
+    assert gym.get_actor_scale(env, h) == 1.0

@@ -87,6 +87,7 @@ def _usd_importer(path, options, up, floating):
             collapse_fixed_joints=False, joint_ordering="dfs",
             bodies_follow_joint_ordering=True))
         return collapse(b, options)
+    make.scales = False                # (Asset.scalable)
     return make
 
 

@@ -157,6 +157,12 @@ class Asset:
     def _filters_by_copy(self) -> bool:
         return not self.REIMPORT_FILTERS and self.kind in self.COPY_FILTERED_KINDS and not self.soft_bodies
 
+    @property
+    def scalable(self) -> bool:
+        """Whether set_actor_scale can scale this asset's actors once the sim is built (in the
+        built model: not soft bodies, USD files or scene pieces, whose importers take no scale)."""
+        return getattr(self._make, "scales", True) and not self.soft_bodies
+
     def _scales_by_copy(self) -> bool:
         if self.REIMPORT_SCALES or self.kind not in self.COPY_SCALED_KINDS or self.soft_bodies:
             return False
