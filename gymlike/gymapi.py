@@ -797,7 +797,7 @@ class Gym:
     def set_actor_scale(self, env, actorHandle, scale):
         """Scale an actor (geometry, mass s^3, inertia s^5, joint positions, prismatic limits), also at runtime.
 
-        After prepare_sim on SIM_PHYSX (MuJoCo), actors with mesh, convex-hull or cone shapes, tendons or
+        After prepare_sim on SIM_PHYSX (MuJoCo), actors with mesh, convex-hull or cone colliders, tendons or
         equality constraints raise NotImplementedError (MuJoCo cannot resize them once compiled)."""
         from .core import props as _props
         _props.set_actor_scale(_handles.actor_of(env, actorHandle), scale)

@@ -526,9 +526,13 @@ def _check_scalable(actor: Actor, what: str) -> None:
                                   "those cannot be scaled")
     if sim.type == SimType.SIM_FLEX:
         return
-    geo = _newton().GeoType
-    types = sim.model.shape_type.numpy()[_actor_shapes(actor)]
-    meshes = np.isin(types, [int(getattr(geo, k)) for k in _MESH_TYPES if hasattr(geo, k)])
+    newton = _newton()
+    shapes = _actor_shapes(actor)
+    # (visual-only shapes are no MuJoCo geoms: the renderers read their scale, which may change)
+    collide = (sim.model.shape_flags.numpy()[shapes] & int(newton.ShapeFlags.COLLIDE_SHAPES)) != 0
+    types = sim.model.shape_type.numpy()[shapes]
+    meshes = collide & np.isin(types, [int(getattr(newton.GeoType, k)) for k in _MESH_TYPES
+                                       if hasattr(newton.GeoType, k)])
     if meshes.any():
         raise NotImplementedError(
             f"{what}: actor {actor.name!r} has {int(meshes.sum())} mesh, convex-hull or cone shape(s); MuJoCo cannot "

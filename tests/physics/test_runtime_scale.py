@@ -120,3 +120,28 @@ def test_runtime_scale_of_a_soft_body_is_refused_and_changes_nothing(gym):
     with pytest.raises(NotImplementedError, match="soft body.*cannot be scaled"):
         gym.set_actor_scale(env, h, 2.0)
     assert gym.get_actor_scale(env, h) == 1.0
+
+
+def test_a_box_with_a_visual_mesh_scales_at_runtime_with_its_visual(gym, tmp_path):
+    write(tmp_path, "tetra.obj", TETRA)
+    write(tmp_path, "boxy.urdf", """
+<robot name="boxy"><link name="body"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  <visual><geometry><mesh filename="tetra.obj"/></geometry></visual>
+  <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link></robot>""")
+    sim = make_sim(gym, "physx", dt=DT, substeps=2, graphics=0)     # (a graphics device: visuals loaded)
+    asset = gym.load_asset(sim, str(tmp_path), "boxy.urdf", options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    h = gym.create_actor(env, asset, pose(z=0.6), "b", 0, 0)
+    gym.simulate(sim)
+    import newton
+    from gymlike.core import handles
+    model = handles.sim_of(sim).model
+    visual = np.flatnonzero(model.shape_type.numpy() == int(newton.GeoType.MESH))
+    assert len(visual) == 1
+    before = model.shape_scale.numpy()[visual[0]].copy()
+    gym.set_actor_scale(env, h, 2.0)
+    assert np.allclose(model.shape_scale.numpy()[visual[0]], 2 * before)
+    for _ in range(150):
+        gym.simulate(sim)
+    assert _z(gym, env, h) == pytest.approx(0.2, abs=4e-3)
