@@ -558,6 +558,7 @@ def _scale_built_actor(actor: Actor, r: float) -> None:
     bodies follow their joints when the state is next read. Mass properties and limits: the
     caller, through the property writers."""
     sim = actor.env.sim
+    sim.sync_joint_state()        # (XPBD steps bodies: their joint coordinates under the old frames)
     m = sim.model
     shapes = _actor_shapes(actor)
     b0 = int(sim.host.actor_body0[actor.sim_index])

@@ -51,7 +51,10 @@ def test_a_falling_box_scaled_in_flight_lands_at_its_new_size_beside_an_unscaled
     m0 = gym.get_actor_rigid_body_properties(envs[1], 0)[0]
     for _ in range(5):
         gym.simulate(sim)                   # (prepared and in flight)
+    z = _z(gym, envs[1], 0)
+    assert z < 0.6 - 1e-3
     assert gym.set_actor_scale(envs[1], 0, 2.0)
+    assert _z(gym, envs[1], 0) == pytest.approx(z, abs=1e-6)       # (scaled about its own origin)
     assert gym.get_actor_scale(envs[1], 0) == 2.0 and gym.get_actor_scale(envs[0], 0) == 1.0
     m1 = gym.get_actor_rigid_body_properties(envs[1], 0)[0]
     assert m1.mass == pytest.approx(8 * m0.mass)
