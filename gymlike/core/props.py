@@ -503,7 +503,8 @@ def set_actor_scale(actor: Actor, scale: float, what: str | None = None) -> None
     actor.scale = scale
 
 
-# Newton shape types MuJoCo compiles into mesh data, which it cannot resize after compiling
+# Newton shape types whose MuJoCo geoms hold compiled data (meshes, hulls, tessellated cones,
+# height fields), which MuJoCo cannot resize after compiling
 _MESH_TYPES = ("MESH", "CONVEX_MESH", "CONE", "HFIELD", "GAUSSIAN")
 
 
@@ -537,19 +538,10 @@ def _check_scalable(actor: Actor, what: str) -> None:
         raise NotImplementedError(
             f"{what}: actor {actor.name!r} has {int(meshes.sum())} mesh, convex-hull or cone shape(s); MuJoCo cannot "
             "resize those once the sim is prepared (primitive shapes can be); call set_actor_scale before prepare_sim")
-    if actor.asset.has_tendons or actor.asset.tendons is not None or _has_equalities(actor):
+    if actor.asset.has_tendons or actor.asset.has_equalities:
         raise NotImplementedError(
             f"{what}: actor {actor.name!r} has tendons or equality constraints, whose lengths and anchors are the "
             "file's; call set_actor_scale before prepare_sim")
-
-
-def _has_equalities(actor: Actor) -> bool:
-    m = actor.env.sim.model
-    if not getattr(m, "equality_constraint_count", 0):
-        return False
-    b0 = int(actor.env.sim.host.actor_body0[actor.sim_index])
-    bodies = np.concatenate([m.equality_constraint_body1.numpy(), m.equality_constraint_body2.numpy()])
-    return bool(((bodies >= b0) & (bodies < b0 + actor.asset.body_count)).any())
 
 
 def _scale_built_actor(actor: Actor, r: float) -> None:
@@ -566,16 +558,15 @@ def _scale_built_actor(actor: Actor, r: float) -> None:
     joints = np.flatnonzero((child >= b0) & (child < b0 + actor.asset.body_count))
     inner = joints[m.joint_parent.numpy()[joints] >= 0]
 
-    def positions(arr, idx, dims=slice(0, 3)):
+    def lengths(arr, idx):         # (sizes, or a transform's position: the first three values)
         v = arr.numpy()[idx].copy()
-        v[:, dims] *= r
+        v[:, :3] *= r
         scatter(sim, arr, idx, v)
-    positions(m.shape_scale, shapes)
-    positions(m.shape_transform, shapes)
-    if hasattr(m, "shape_collision_radius"):
-        scatter(sim, m.shape_collision_radius, shapes, m.shape_collision_radius.numpy()[shapes] * r)
-    positions(m.joint_X_c, joints)
-    positions(m.joint_X_p, inner)
+    lengths(m.shape_scale, shapes)
+    lengths(m.shape_transform, shapes)
+    scatter(sim, m.shape_collision_radius, shapes, m.shape_collision_radius.numpy()[shapes] * r)
+    lengths(m.joint_X_c, joints)
+    lengths(m.joint_X_p, inner)
     notify(sim, "SHAPE_PROPERTIES", "JOINT_PROPERTIES")
     sim.defer_kinematics(np.asarray([sim.host.actor_articulation[actor.sim_index]], np.int32), 1)
 

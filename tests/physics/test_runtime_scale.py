@@ -148,3 +148,40 @@ def test_a_box_with_a_visual_mesh_scales_at_runtime_with_its_visual(gym, tmp_pat
     for _ in range(150):
         gym.simulate(sim)
     assert _z(gym, env, h) == pytest.approx(0.2, abs=4e-3)
+
+
+CHAIN = """<mujoco><worldbody>
+  <body name="a" pos="0 0 1"><freejoint/><geom type="box" size=".1 .1 .1"/>
+    <body name="b" pos="0.3 0 0"><joint name="h1" type="hinge" axis="0 1 0"/><geom type="capsule" size=".05 .1"/>
+      <body name="c" pos="0.3 0 0"><joint name="h2" type="hinge" axis="0 1 0"/><geom type="sphere" size=".1"/>
+  </body></body></body></worldbody>{}</mujoco>"""
+
+
+def test_runtime_scale_of_an_mjcf_chain_moves_its_bodies(gym, tmp_path):
+    write(tmp_path, "chain.xml", CHAIN.format(""))
+    sim = make_sim(gym, "physx", ground=False, gravity=0.0, dt=DT)
+    asset = gym.load_asset(sim, str(tmp_path), "chain.xml", options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    h = gym.create_actor(env, asset, pose(z=1.0), "chain", 0, 0)
+    gym.simulate(sim)
+
+    def x(body):
+        return float(gym.get_actor_rigid_body_states(env, h, gymapi.STATE_POS)[body]["pose"]["p"]["x"])
+    assert x(2) - x(0) == pytest.approx(0.6, abs=1e-4)
+    gym.set_actor_scale(env, h, 2.0)
+    assert x(2) - x(0) == pytest.approx(1.2, abs=1e-4)
+    for _ in range(10):
+        gym.simulate(sim)
+    assert x(2) - x(0) == pytest.approx(1.2, abs=1e-3)
+
+
+def test_runtime_scale_of_an_mjcf_actor_with_an_equality_constraint_is_refused(gym, tmp_path):
+    write(tmp_path, "linked.xml", CHAIN.format('<equality><joint joint1="h2" joint2="h1"/></equality>'))
+    sim = make_sim(gym, "physx", dt=DT)
+    asset = gym.load_asset(sim, str(tmp_path), "linked.xml", options())
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    h = gym.create_actor(env, asset, pose(), "linked", 0, 0)
+    gym.simulate(sim)
+    with pytest.raises(NotImplementedError, match="equality constraints"):
+        gym.set_actor_scale(env, h, 1.5)
+    assert gym.get_actor_scale(env, h) == 1.0

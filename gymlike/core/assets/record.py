@@ -163,6 +163,12 @@ class Asset:
         built model: not soft bodies, USD files or scene pieces, whose importers take no scale)."""
         return getattr(self._make, "scales", True) and not self.soft_bodies
 
+    @property
+    def has_equalities(self) -> bool:
+        """Whether the file gives equality constraints (MJCF; their anchors are lengths)."""
+        eq = self.builder(1.0, True).custom_attributes.get("mujoco:equality_constraint_type")
+        return eq is not None and len(eq.values) > 0
+
     def _scales_by_copy(self) -> bool:
         if self.REIMPORT_SCALES or self.kind not in self.COPY_SCALED_KINDS or self.soft_bodies:
             return False
