@@ -918,11 +918,10 @@ class SolverMuJoCoC(SolverMuJoCo):
         wp = _wp()
         scale = dev.dof_effort_scale.numpy() * (dev.dof_mode.numpy() == int(_kernels().DOF_MODE_EFFORT))
 
-        def on_cpu(a, dtype):
-            return wp.array(np.ascontiguousarray(a, dtype), device="cpu")
-        return (dev.dof_effort, on_cpu(dev.dof_effort_limit.numpy(), np.float32), on_cpu(scale, np.float32),
-                on_cpu(cells.w, np.int32), on_cpu(self._row_at("qfrc_applied") + cells.vc, np.int32),
-                self.state_rows)
+        def f32(a):
+            return wp.array(np.ascontiguousarray(a, np.float32), device="cpu")
+        return (dev.dof_effort, f32(dev.dof_effort_limit.numpy()), f32(scale), ints(cells.w),
+                ints(self._row_at("qfrc_applied") + cells.vc), self.state_rows)
 
     # ------------------------------------------------------------------ PhysX's joint rows
     # DOF velocity limits and DOF friction as PhysX enforces them (core/joint_rows.py): after
@@ -1158,8 +1157,7 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def _cell_arrays(self, cells):
         if cells.wp is None:
-            cells.wp = tuple(_wp().array(np.asarray(a, np.int32), dtype=_wp().int32, device="cpu")
-                             for a in (cells.w, cells.qc, cells.vc))
+            cells.wp = tuple(ints(a) for a in (cells.w, cells.qc, cells.vc))
         return cells.wp
 
     def write_dofs(self, cells: DofCells, src: np.ndarray) -> None:
