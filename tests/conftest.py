@@ -85,6 +85,26 @@ def write(tmp_path, name, text):
     return str(p)
 
 
+# a fixed base, a cart on a prismatic joint (limits -0.5, 0.25) and a 0.5 m pole on a hinge 0.05 m
+# over the cart (limits -1, 1)
+SLIDER_URDF = """
+<robot name="slider">
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="cart"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
+  <link name="pole"><inertial><origin xyz="0 0 0.25"/><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0 0 0.25"/><geometry><box size="0.02 0.02 0.5"/></geometry></collision></link>
+  <joint name="slide" type="prismatic"><parent link="base"/><child link="cart"/><axis xyz="1 0 0"/>
+    <limit lower="-0.5" upper="0.25" effort="100" velocity="100"/></joint>
+  <joint name="hinge" type="revolute"><parent link="cart"/>\
+<child link="pole"/><origin xyz="0 0 0.05"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="100" velocity="100"/></joint>
+</robot>"""
+
+
 def pose(x=0.0, y=0.0, z=0.0, q=None):
     return gymapi.Transform(gymapi.Vec3(x, y, z), q or gymapi.Quat())
 

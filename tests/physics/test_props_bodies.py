@@ -259,23 +259,8 @@ def test_scaled_actor_has_8x_mass_and_twice_the_extent(gym, engine):
 
 
 def test_scaling_a_urdf_scales_prismatic_limits_and_joint_positions(gym, tmp_path):
-    from conftest import write
-    write(tmp_path, "slider.urdf", """
-    <robot name="slider">
-      <link name="base"><inertial><mass value="1"/>\
-<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-      <link name="cart"><inertial><mass value="1"/>\
-<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
-        <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
-      <link name="pole"><inertial><origin xyz="0 0 0.25"/><mass value="1"/>\
-<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
-        <collision><origin xyz="0 0 0.25"/><geometry><box size="0.02 0.02 0.5"/></geometry></collision></link>
-      <joint name="slide" type="prismatic"><parent link="base"/><child link="cart"/><axis xyz="1 0 0"/>
-        <limit lower="-0.5" upper="0.25" effort="100" velocity="100"/></joint>
-      <joint name="hinge" type="revolute"><parent link="cart"/>\
-<child link="pole"/><origin xyz="0 0 0.05"/><axis xyz="0 1 0"/>
-        <limit lower="-1" upper="1" effort="100" velocity="100"/></joint>
-    </robot>""")
+    from conftest import SLIDER_URDF, write
+    write(tmp_path, "slider.urdf", SLIDER_URDF)
     sim = make_sim(gym, "physx", ground=False, gravity=0.0, dt=DT, substeps=1)
     asset = gym.load_asset(sim, str(tmp_path), "slider.urdf", options(fix_base_link=True))
     env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 1)

@@ -5,27 +5,10 @@ positions and prismatic limits, as set_actor_scale before prepare_sim does."""
 import numpy as np
 import pytest
 
-from conftest import make_sim, options, pose, write
+from conftest import SLIDER_URDF, make_sim, options, pose, write
 from gymlike import gymapi
 
 DT = 1.0 / 120.0
-
-SLIDER = """
-<robot name="slider">
-  <link name="base"><inertial><mass value="1"/>\
-<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="cart"><inertial><mass value="1"/>\
-<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
-  <link name="pole"><inertial><origin xyz="0 0 0.25"/><mass value="1"/>\
-<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin xyz="0 0 0.25"/><geometry><box size="0.02 0.02 0.5"/></geometry></collision></link>
-  <joint name="slide" type="prismatic"><parent link="base"/><child link="cart"/><axis xyz="1 0 0"/>
-    <limit lower="-0.5" upper="0.25" effort="100" velocity="100"/></joint>
-  <joint name="hinge" type="revolute"><parent link="cart"/>\
-<child link="pole"/><origin xyz="0 0 0.05"/><axis xyz="0 1 0"/>
-    <limit lower="-1" upper="1" effort="100" velocity="100"/></joint>
-</robot>"""
 
 # a tetrahedron: a mesh collision shape
 TETRA = "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
@@ -72,7 +55,7 @@ def test_a_falling_box_scaled_in_flight_lands_at_its_new_size_beside_an_unscaled
 
 
 def test_runtime_scale_moves_joints_and_prismatic_limits(gym, tmp_path, backend):
-    write(tmp_path, "slider.urdf", SLIDER)
+    write(tmp_path, "slider.urdf", SLIDER_URDF)
     sim = make_sim(gym, "physx", ground=False, gravity=0.0, dt=DT, substeps=1)
     asset = gym.load_asset(sim, str(tmp_path), "slider.urdf", options(fix_base_link=True))
     env = gym.create_env(sim, gymapi.Vec3(-2, -2, 0), gymapi.Vec3(2, 2, 2), 1)
