@@ -76,6 +76,7 @@ def quadruped_runs(gym, monkeypatch):
     return _QUADRUPED_RUNS
 
 
+@pytest.mark.slow   # (~16 s with the next: the fast tier compares the pipelines on the ant, gripper, arm)
 def test_quadruped_standing_feet_carry_its_weight_on_both_pipelines(gym, monkeypatch):
     runs = {p: (mass, feet[1:], base[1:], dof[1:]) for p, (mass, feet, base, dof) in
             quadruped_runs(gym, monkeypatch).items()}                # env 1: standing, unpushed
@@ -92,6 +93,7 @@ def test_quadruped_standing_feet_carry_its_weight_on_both_pipelines(gym, monkeyp
     assert np.abs(dof_w).max() > 1.0
 
 
+@pytest.mark.slow
 def test_a_pushed_quadruped_reads_the_push_in_its_feet_not_in_its_trunk(gym, monkeypatch):
     """A 100 N push on env 0's trunk (a body force, MuJoCo's xfrc_applied) is carried by its
     feet; the trunk itself touches nothing, so its contact force stays zero (the applied force

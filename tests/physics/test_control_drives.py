@@ -89,7 +89,7 @@ def _analytic_settle(ke, kd, inertia, target, tol):
     return _settle_time(t, q, target, tol)
 
 
-@pytest.mark.parametrize("engine", ["physx", "flex"])
+@pytest.mark.parametrize("engine", ["physx", pytest.param("flex", marks=pytest.mark.slow)])
 def test_pos_mode_settles_on_target_and_stiffer_is_faster(gym, tmp_path, engine):
     target, zeta = 0.5, 0.7
     gains = [5.0, 20.0]
@@ -135,7 +135,7 @@ def test_vel_mode_reaches_target_velocity(gym, tmp_path, engine):
     assert gym.get_dof_target_velocity(env, 0) == pytest.approx(wt)
 
 
-@pytest.mark.parametrize("engine", ["physx", "flex"])
+@pytest.mark.parametrize("engine", ["physx", pytest.param("flex", marks=pytest.mark.slow)])     # (flex: 8 s)
 def test_drive_gains_act_in_every_drive_mode(gym, tmp_path, engine):
     """PhysX's joint drive acts whatever the drive mode: a DOF's stiffness and damping pull it
     toward its targets (zero unless set) under DOF_MODE_NONE and DOF_MODE_EFFORT too (Isaac

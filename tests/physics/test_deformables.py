@@ -365,6 +365,7 @@ def _tet_file(path):
     path.write_text("".join(f"v {x} {y} {z}\n" for x, y, z in v) + "".join(f"t {a} {b} {c} {d}\n" for a, b, c, d in t))
 
 
+@pytest.mark.slow      # (~7 s; the fast tier keeps the soft cube and cloth)
 def test_urdf_soft_link(tmp_path):
     _tet_file(tmp_path / "blob.tet")
     (tmp_path / "post.urdf").write_text(URDF.format(tet="blob.tet"))

@@ -14,7 +14,8 @@ sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 from bench_soak import soak  # noqa: E402
 
 
-@pytest.mark.parametrize("engine", [gymapi.SIM_PHYSX, gymapi.SIM_FLEX], ids=["physx", "flex"])
+@pytest.mark.parametrize("engine", [gymapi.SIM_PHYSX, pytest.param(gymapi.SIM_FLEX, marks=pytest.mark.slow)],
+                         ids=["physx", "flex"])
 def test_same_inputs_give_bitwise_equal_runs(gym, engine):
     """Random efforts and indexed resets (three, of different envs) from one seed: two runs agree
     to the bit; another seed differs."""

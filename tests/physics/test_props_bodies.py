@@ -139,7 +139,7 @@ def _slope_scene(gym, engine, mus, angle):
     return sim, envs
 
 
-@pytest.mark.parametrize("engine", ["physx", "flex"])
+@pytest.mark.parametrize("engine", ["physx", pytest.param("flex", marks=pytest.mark.slow)])
 def test_box_on_20_degree_slope_sticks_with_mu_06_and_slides_with_mu_01(gym, engine):
     angle = math.radians(20)
     sim, envs = _slope_scene(gym, engine, [0.6, 0.1, 0.6], angle)

@@ -136,7 +136,7 @@ def _mesh_boxes(gym, scales, frames=60):
     return sim, np.asarray(z)
 
 
-@pytest.mark.parametrize("pipeline", ["mujoco-c", "warp"])
+@pytest.mark.parametrize("pipeline", ["mujoco-c", pytest.param("warp", marks=pytest.mark.slow)])
 def test_scaled_mesh_colliders_collide_at_each_envs_scale(gym, monkeypatch, pipeline):
     """Meshes at different scales per env are per-world mesh assets (Newton's). MuJoCo C's
     compiler makes convex hulls only for the meshes its template's geoms collide with (world
@@ -270,7 +270,7 @@ def test_one_world_keeps_envs_apart_and_self_collisions_off(gym, tmp_path, monke
     gym.destroy_sim(sim)
 
 
-@pytest.mark.parametrize("pipeline", ["mujoco-c", "warp"])
+@pytest.mark.parametrize("pipeline", ["mujoco-c", pytest.param("warp", marks=pytest.mark.slow)])
 def test_one_world_of_many_envs_keeps_them_apart_by_mask_bits(gym, monkeypatch, pipeline):
     """34 envs of one world (a sphere in even envs, a box in odd ones: envs of different actors
     share one world), all at one place, dropped onto the ground: each body rests where it fell,

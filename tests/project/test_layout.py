@@ -42,7 +42,7 @@ def test_importing_gymlike_makes_idle_openmp_workers_sleep_unless_chosen(before,
                          env=dict(base, **env))
     assert out.stdout.strip() == str(want)
 
-@pytest.mark.parametrize("paused", [False, True])
+@pytest.mark.parametrize("paused", [False, pytest.param(True, marks=pytest.mark.slow)])    # (6-7 s each)
 def test_warp_newton_mujoco_warp_and_torch_are_imported_frozen(paused):
     """core/runtime._frozen_import: the ~0.7 million objects Warp, Newton, MuJoCo-Warp and torch
     make at import sit in the collector's permanent generation (no full collection, at run time
