@@ -155,12 +155,12 @@ def build_model(sim: Sim) -> None:
                               cfg=cfg, label="ground_plane")
         static_seg[int(s)] = int(plane.segmentation_id)
     # on the MuJoCo C pipeline, meshes that are height maps become heightfields (core/terrain.py)
-    from . import mjc
+    from . import mjc, terrain
     c_path = sim.type == SimType.SIM_PHYSX and mjc.applies(sim.device)
     static_kinds = set()
-    for add_static in sim.static_meshes:
+    for add_static, budget in zip(sim.static_meshes, terrain.shares(sim.static_meshes)):
         s0 = len(b.shape_body)
-        static_kinds.add(add_static(b, newton, c_path))
+        static_kinds.add(add_static(b, newton, c_path, budget))
         for s in range(s0, len(b.shape_body)):
             static_seg[s] = add_static.segmentation_id
 

@@ -1,8 +1,9 @@
 """Static collision geometry shared by all envs: `add_triangle_mesh` and `add_heightfield`.
 
-Both validate their input fully, then append a callable `fn(builder, newton, c_path)` to
-`sim.static_meshes`; core/build.py runs them before finalize, outside any world (world -1,
-collision group -1: every env collides with them). Each returns the kind of shape it added.
+Both validate their input fully, then append a callable `fn(builder, newton, c_path, budget)`
+to `sim.static_meshes`; core/build.py runs them before finalize, outside any world (world -1,
+collision group -1: every env collides with them), each with its share of the sim's heightfield
+samples (`shares`). Each returns the kind of shape it added.
 
 * Heightfields become Newton heightfield shapes (`GeoType.HFIELD`).
 * Triangle meshes become Newton mesh shapes (`GeoType.MESH`), except on the MuJoCo C pipeline
@@ -12,8 +13,8 @@ collision group -1: every env collides with them). Each returns the kind of shap
   while its heightfield collisions are exact. The heightfield reproduces the mesh exactly when
   its triangles are the lattice's cells split along the (+x, +y) diagonal (MuJoCo's split);
   otherwise (terrain_utils' vertical walls: vertices moved by one lattice step) the mesh is
-  sampled every 1/k lattice step (k = 4, fewer for very large meshes, see `SAMPLE_BUDGET`), and
-  a vertical wall becomes a ramp 1/k of a lattice step wide.
+  sampled every 1/k lattice step (k = 4, fewer for very large meshes or many meshes, see
+  `SAMPLE_BUDGET`), and a vertical wall becomes a ramp 1/k of a lattice step wide.
 * A SIM_PHYSX sim holding a Newton mesh (or any static geometry on MuJoCo-Warp, whose
   heightfield collisions are not reliable) steps MuJoCo with Newton's contacts
   (`SolverMuJoCo(use_mujoco_contacts=False)` + `CollisionPipeline`), see build.py. SIM_FLEX
@@ -112,21 +113,23 @@ def add_triangle_mesh(sim: Sim, vertices: np.ndarray, triangles: np.ndarray,
     v, t = v.copy(), t.astype(np.int32).reshape(-1)
     label = f"triangle_mesh_{len(sim.static_meshes)}"
 
-    def add(builder, newton, c_path=False):
+    def add(builder, newton, c_path=False, budget=SAMPLE_BUDGET):
         wp = _wp()
         cfg = newton.ModelBuilder.ShapeConfig(mu=mu, restitution=rest, collision_group=-1)
         X = _wp_transform(wp, xf)
-        field = heightmap_of(v, t.reshape(-1, 3)) if c_path and _z_is_up(xf, sim.params.up_axis) else None
+        field = (heightmap_of(v, t.reshape(-1, 3), budget) if c_path and _z_is_up(xf, sim.params.up_axis)
+                 else None)
         if field is not None:
             (x0, y0), step, heights = field
             X = X * wp.transform(wp.vec3(x0, y0, 0.0), wp.quat_identity())
-            _add_heightfield(builder, newton, heights, step, step, X, cfg, label, c_path)
+            _add_heightfield(builder, newton, heights, step, step, X, cfg, label, c_path, budget)
             return "heightfield"
         mesh = newton.Mesh(v, t, compute_inertia=False)
         builder.add_shape_mesh(-1, mesh=mesh, xform=X, cfg=cfg, label=label)
         return "mesh"
 
     add.kind = "mesh"
+    add.size = nv          # (a height map's samples before refinement: about its vertices)
     add.segmentation_id = _segmentation_id(params, what)
     sim.static_meshes.append(add)
 
@@ -180,17 +183,18 @@ def add_heightfield(sim: Sim, samples: np.ndarray, params: HeightFieldParams) ->
     y_up = sim.params.up_axis == UpAxis.UP_AXIS_Y
     label = f"heightfield_{len(sim.static_meshes)}"
 
-    def add(builder, newton, c_path=False):
+    def add(builder, newton, c_path=False, budget=SAMPLE_BUDGET):
         wp = _wp()
         cfg = newton.ModelBuilder.ShapeConfig(mu=mu, restitution=rest, collision_group=-1)
         X = _wp_transform(wp, xf)
         if y_up:   # local z (height) -> world +y, local x -> x, local y -> -z
             X = X * wp.transform(wp.vec3(0.0, 0.0, 0.0), wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), -0.5 * np.pi))
         _add_heightfield(builder, newton, heights, scales["row_scale"], scales["column_scale"], X, cfg, label,
-                         c_path)
+                         c_path, budget)
         return "heightfield"
 
     add.kind = "heightfield"
+    add.size = heights.size
     add.segmentation_id = _segmentation_id(params, what)
     sim.static_meshes.append(add)
 
@@ -208,13 +212,14 @@ HEIGHTFIELD_BASE = 1.0
 MAX_CELL = 0.1
 
 
-def _add_heightfield(builder, newton, heights, sx, sy, X, cfg, label, c_path):
+def _add_heightfield(builder, newton, heights, sx, sy, X, cfg, label, c_path, budget=None):
     """A Newton heightfield of `heights` (nx, ny): sample [i, j] at (i sx, j sy) in the frame
-    `X` (its corner), height along its z."""
+    `X` (its corner), height along its z; on the C path its cells subdivided to MAX_CELL within
+    `budget` samples (default SAMPLE_BUDGET)."""
     wp = _wp()
     if c_path:
         k = int(np.ceil(max(sx, sy) / MAX_CELL - 1e-9))
-        k = max(1, min(k, int(np.sqrt(SAMPLE_BUDGET / heights.size))))
+        k = max(1, min(k, int(np.sqrt((budget or SAMPLE_BUDGET) / heights.size))))
         if k > 1:
             heights, sx, sy = _refine(heights, k), sx / k, sy / k
     nx, ny = heights.shape
@@ -250,10 +255,21 @@ def _refine(h, k):
 
 
 # ============================================================================ meshes as height maps
-# Samples of one heightfield made from a mesh with vertical walls, at most (memory: MuJoCo,
-# Newton and MuJoCo-Warp each keep the heights): the sampling step is lattice step / k with
-# k = 4, or less when that would exceed this.
+# Heightfield samples of a sim's refined static pieces (meshes with vertical walls sampled every
+# lattice step / k, k = 4; coarse heightfields subdivided to MAX_CELL), at most: MuJoCo, Newton
+# and MuJoCo-Warp each keep the heights, and Newton's model makes each heightfield a triangle
+# mesh with a BVH as well (~0.1 KB per sample). The pieces share it in proportion to their
+# sizes (`shares`): robot-parkour's barrier track adds 843 meshes of 13 million vertices in all,
+# which each refined 16-fold on a budget of its own ran a 24 GB machine out of memory.
 SAMPLE_BUDGET = 8_000_000
+
+
+def shares(pieces) -> list[float]:
+    """Each static piece's part of SAMPLE_BUDGET, in proportion to its size (`.size`: its
+    samples or vertices before refinement); a sim of one piece gives it the whole budget."""
+    sizes = [max(1, int(getattr(p, "size", 1))) for p in pieces]
+    total = sum(sizes)
+    return [SAMPLE_BUDGET * s / total for s in sizes]
 
 
 def _z_is_up(xf, up_axis):
@@ -263,14 +279,15 @@ def _z_is_up(xf, up_axis):
     return float(local_z @ up) > 1.0 - 1e-6
 
 
-def heightmap_of(vertices: np.ndarray,
-                 triangles: np.ndarray) -> tuple[tuple[float, float], float, np.ndarray] | None:
+def heightmap_of(vertices: np.ndarray, triangles: np.ndarray,
+                 budget: float = SAMPLE_BUDGET) -> tuple[tuple[float, float], float, np.ndarray] | None:
     """A triangle mesh that is a height map over its rectangle in its own frame (height along
     z) as ((x0, y0), step, heights (nx, ny)): heights[i, j] is the mesh's height at
     (x0 + i step, y0 + j step); None when the mesh is not one (vertices off a square lattice,
     holes). Where triangles overlap (terrain_utils' slope corrections fold cells near walls)
     the highest counts: a mesh of several layers is taken as its top surface. See the module
-    docstring for when the samples are exact."""
+    docstring for when the samples are exact; a mesh that is not exact is sampled every
+    lattice step / k with at most `budget` samples (k <= 4)."""
     v = np.asarray(vertices, np.float64)
     t = np.asarray(triangles, np.int64).reshape(-1, 3)
     xy, z = v[:, :2], v[:, 2]
@@ -311,7 +328,7 @@ def heightmap_of(vertices: np.ndarray,
     if (reg | ~flat).all() and int(reg.sum()) == 2 * (nx - 1) * (ny - 1):
         k = 1                                                     # exact: the samples are the vertices
     else:
-        k = int(max(1, min(4, np.sqrt(SAMPLE_BUDGET / (nx * ny)))))
+        k = int(max(1, min(4, np.sqrt(budget / (nx * ny)))))
     NX, NY = (nx - 1) * k + 1, (ny - 1) * k + 1
     top = np.full(NX * NY, -np.inf)
     # cell triangles: their samples interpolated directly

@@ -4,6 +4,7 @@ exact heightfield contacts instead of leaving for Newton's collision pipeline an
 
 import warnings
 
+import mujoco
 import numpy as np
 import pytest
 import torch
@@ -119,6 +120,43 @@ def test_meshes_that_are_not_height_maps_stay_meshes():
     assert heightmap_of(v, np.arange(30).reshape(10, 3)) is None
     v, t = terrain_utils.convert_heightfield_to_trimesh(np.zeros((10, 10), np.int16), HS, VS)
     assert heightmap_of(v, t[: len(t) // 2]) is None                     # half of it missing
+
+
+def _hfield_sizes(gym, n, budget, monkeypatch):
+    """The sizes (rows x columns) of the heightfields of MuJoCo's geoms in a prepared sim holding
+    `n` copies of one stairs mesh (40 x 40 lattice points with vertical walls), side by side, on
+    a sample budget."""
+    from gymlike.core import terrain
+    monkeypatch.setattr(terrain, "SAMPLE_BUDGET", budget)
+    sim = make_sim(gym, ground=False)
+    t_ = terrain_utils.SubTerrain("t", width=40, length=40, vertical_scale=VS, horizontal_scale=HS)
+    terrain_utils.pyramid_stairs_terrain(t_, step_width=0.4, step_height=0.06, platform_size=1.0)
+    v, t = terrain_utils.convert_heightfield_to_trimesh(t_.height_field_raw, HS, VS, slope_threshold=0.5)
+    for i in range(n):
+        tp = gymapi.TriangleMeshParams()
+        tp.nb_vertices, tp.nb_triangles = len(v), len(t)
+        tp.transform.p = gymapi.Vec3(4.5 * i, 0.0, 0.0)
+        gym.add_triangle_mesh(sim, v.flatten(), t.flatten(), tp)
+    env = gym.create_env(sim, gymapi.Vec3(0, 0, 0), gymapi.Vec3(0, 0, 0), 1)
+    gym.create_actor(env, gym.create_box(sim, 0.2, 0.2, 0.2, options()), pose(2.0, 2.0, 1.0), "box", 0, 0)
+    gym.prepare_sim(sim)
+    m = mjc.c_step(sim.solver).template
+    hf = m.geom_dataid[m.geom_type == int(mujoco.mjtGeom.mjGEOM_HFIELD)]
+    sizes = [(int(m.hfield_nrow[i]), int(m.hfield_ncol[i])) for i in hf]
+    gym.destroy_sim(sim)
+    return sizes
+
+
+def test_many_terrain_meshes_share_one_sample_budget(gym, monkeypatch):
+    """The refinement of meshes with walls into heightfield samples (every quarter lattice step)
+    is bounded per sim, not per mesh: robot-parkour's 843 barrier meshes, each refined 16-fold
+    on a budget of its own, ran a 24 GB machine out of memory in prepare_sim. Alone, a 40 x 40
+    stairs mesh is sampled every quarter step (157 x 157); six of them share the budget, each
+    sampled every half step, all together within it."""
+    budget = 40_000
+    assert _hfield_sizes(gym, 1, budget, monkeypatch) == [(157, 157)]
+    six = _hfield_sizes(gym, 6, budget, monkeypatch)
+    assert six == [(79, 79)] * 6 and sum(r * c for r, c in six) <= budget
 
 
 STAND = {"HAA": 0.0, "HFE": 0.7, "KFE": -1.4}
