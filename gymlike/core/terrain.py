@@ -264,7 +264,7 @@ def _refine(h, k):
 SAMPLE_BUDGET = 8_000_000
 
 
-def shares(pieces) -> list[float]:
+def shares(pieces: list) -> list[float]:
     """Each static piece's part of SAMPLE_BUDGET, in proportion to its size (`.size`: its
     samples or vertices before refinement); a sim of one piece gives it the whole budget."""
     sizes = [max(1, int(getattr(p, "size", 1))) for p in pieces]
