@@ -214,7 +214,7 @@ class Sim:
         self.envs: list[Env] = []
         self.assets: list[Asset] = []
         self.planes: list[PlaneParams] = []
-        self.static_meshes = []          # (vertices, triangles, Transform, friction, restitution)
+        self.static_meshes = []          # core/terrain.py's callables adding each piece at build time
         for name in _BUILT:
             setattr(self, name, None)
         for name in _COMPONENTS:

@@ -113,7 +113,7 @@ def add_triangle_mesh(sim: Sim, vertices: np.ndarray, triangles: np.ndarray,
     v, t = v.copy(), t.astype(np.int32).reshape(-1)
     label = f"triangle_mesh_{len(sim.static_meshes)}"
 
-    def add(builder, newton, c_path=False, budget=SAMPLE_BUDGET):
+    def add(builder, newton, c_path, budget):
         wp = _wp()
         cfg = newton.ModelBuilder.ShapeConfig(mu=mu, restitution=rest, collision_group=-1)
         X = _wp_transform(wp, xf)
@@ -183,7 +183,7 @@ def add_heightfield(sim: Sim, samples: np.ndarray, params: HeightFieldParams) ->
     y_up = sim.params.up_axis == UpAxis.UP_AXIS_Y
     label = f"heightfield_{len(sim.static_meshes)}"
 
-    def add(builder, newton, c_path=False, budget=SAMPLE_BUDGET):
+    def add(builder, newton, c_path, budget):
         wp = _wp()
         cfg = newton.ModelBuilder.ShapeConfig(mu=mu, restitution=rest, collision_group=-1)
         X = _wp_transform(wp, xf)
@@ -212,14 +212,14 @@ HEIGHTFIELD_BASE = 1.0
 MAX_CELL = 0.1
 
 
-def _add_heightfield(builder, newton, heights, sx, sy, X, cfg, label, c_path, budget=None):
+def _add_heightfield(builder, newton, heights, sx, sy, X, cfg, label, c_path, budget):
     """A Newton heightfield of `heights` (nx, ny): sample [i, j] at (i sx, j sy) in the frame
     `X` (its corner), height along its z; on the C path its cells subdivided to MAX_CELL within
-    `budget` samples (default SAMPLE_BUDGET)."""
+    `budget` samples."""
     wp = _wp()
     if c_path:
         k = int(np.ceil(max(sx, sy) / MAX_CELL - 1e-9))
-        k = max(1, min(k, int(np.sqrt((budget or SAMPLE_BUDGET) / heights.size))))
+        k = max(1, min(k, int(np.sqrt(budget / heights.size))))
         if k > 1:
             heights, sx, sy = _refine(heights, k), sx / k, sy / k
     nx, ny = heights.shape
@@ -267,9 +267,8 @@ SAMPLE_BUDGET = 8_000_000
 def shares(pieces: list) -> list[float]:
     """Each static piece's part of SAMPLE_BUDGET, in proportion to its size (`.size`: its
     samples or vertices before refinement); a sim of one piece gives it the whole budget."""
-    sizes = [max(1, int(getattr(p, "size", 1))) for p in pieces]
-    total = sum(sizes)
-    return [SAMPLE_BUDGET * s / total for s in sizes]
+    total = sum(p.size for p in pieces)
+    return [SAMPLE_BUDGET * p.size / total for p in pieces]
 
 
 def _z_is_up(xf, up_axis):
