@@ -209,14 +209,15 @@ def _factor_mass(F: Frames, T: Tree, S: Scratch, armature: wp.array2d(dtype=wp.f
 def friction_bounds(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: Scratch,
                     armature: wp.array2d(dtype=wp.float64), mu: wp.array2d(dtype=wp.float64),
                     gravity: wp.array2d(dtype=wp.float64), qfrc_prev: wp.array2d(dtype=wp.float64),
-                    scale: wp.float64, out: wp.array2d(dtype=wp.float64)):
+                    scale: wp.float64, out: wp.array2d(dtype=wp.float64), w0: int):
     """Before a MuJoCo step: each DOF's PhysX joint friction bound mu * |W| * `scale` (N m or
     N) into `out` (worlds, DOFs: MuJoCo's per-world dof_frictionloss, which the step then
     solves with its contacts), W the spatial force the joint transmits to its child's subtree
     under the step's unconstrained motion: the last step's (F, MuJoCo's own) with the change
     of the applied generalized forces since it (rows' qfrc_applied - qfrc_prev) through the
-    inverse mass matrix, so the bound follows this step's efforts (module docstring)."""
-    w = wp.tid()
+    inverse mass matrix, so the bound follows this step's efforts (module docstring). `w0`:
+    the first world (launch.Launcher's parts)."""
+    w = wp.tid() + w0
     nv = T.dof_body.shape[0]
     nb = T.body_parent.shape[0]
     aw = wp.min(w, armature.shape[0] - 1)
@@ -305,12 +306,12 @@ def _move(rows: wp.array2d(dtype=wp.float64), T: Tree, S: Scratch, w: int):
 @wp.kernel
 def velocity_limits(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: Scratch,
                     armature: wp.array2d(dtype=wp.float64), vmax: wp.array2d(dtype=wp.float64),
-                    h: wp.float64, hits: wp.array(dtype=wp.int32)):
+                    h: wp.float64, hits: wp.array(dtype=wp.int32), w0: int):
     """After a MuJoCo step of h s: each DOF over its velocity limit (`vmax`, inf: none) brought
     back to it by a joint impulse through the step's inverse mass matrix (projected
     Gauss-Seidel over those DOFs), and the positions moved by h times the velocity change
-    (module docstring); hits[0] = 1 where an impulse was applied."""
-    w = wp.tid()
+    (module docstring); hits[0] = 1 where an impulse was applied. `w0`: the first world."""
+    w = wp.tid() + w0
     nv = T.dof_body.shape[0]
     aw = wp.min(w, armature.shape[0] - 1)
     lw = wp.min(w, vmax.shape[0] - 1)

@@ -263,12 +263,12 @@ def _mj_root(M: RowModel, w: int):
 def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
                       no_gravity: wp.array(dtype=wp.int32), lin_damp: wp.array(dtype=wp.float32),
                       ang_damp: wp.array(dtype=wp.float32), body_world: wp.array(dtype=wp.int32),
-                      gravity: wp.array(dtype=wp.vec3), h: float):
+                      gravity: wp.array(dtype=wp.vec3), h: float, w0: int):
     """body_wrenches computed on MuJoCo's rows (one thread per world): forward kinematics and
     body velocities of MuJoCo's qpos / qvel (_mj_body), then the same wrench (user force,
     gravity switch, damping in its stable form over h) at each body's COM, world frame, into
-    xfrc_applied."""
-    w = wp.tid()
+    xfrc_applied. `w0`: the first world (launch.Launcher's parts)."""
+    w = wp.tid() + w0
     _mj_root(M, w)
     w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
     w_iquat = wp.min(w, M.body_iquat.shape[0] - 1)
@@ -367,7 +367,7 @@ def row_checks(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
                ang_cap: wp.array2d(dtype=wp.float64), lin_cap: wp.array2d(dtype=wp.float64),
                w_bound: wp.array2d(dtype=wp.float64), lin_sum: wp.array2d(dtype=wp.float64),
                lever_sum: wp.array2d(dtype=wp.float64), v_bound: wp.array2d(dtype=wp.float64),
-               world_over: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32)):
+               world_over: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32), w0: int):
     """One pass over each world's row after a step (one thread per world; tables of one row
     are shared by every world, else one row per world):
     - per MuJoCo body (parents first) a bound on its angular speed, w_bound = the sum of |qvel|
@@ -378,8 +378,8 @@ def row_checks(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
     - flags[0] = 1 where a world is not provably sound for the divergence guard (a qpos outside
       [q_lo, q_hi], no such table, or a bound above DIVERGED_SPEED; NaN fails every
       comparison), flags[1] = 1 where a bound reaches a body's speed caps (world_over: which
-      worlds)."""
-    w = wp.tid()
+      worlds). `w0`: the first world (launch.Launcher's parts)."""
+    w = wp.tid() + w0
     sound = int(0)
     if q_lo.shape[0] > 0:
         sound = int(1)

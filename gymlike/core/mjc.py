@@ -163,7 +163,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.template = m            # the model the worlds step (Newton's, or compiled again: arena, sensor)
         dev = str(model.device)
         self.graphs = Graphs(dev)
-        self.launch_rows = Launcher(dev)    # (kernels on the rows)
+        self.launch_rows = Launcher(dev, self.nthread)    # (kernels on the rows, on MuJoCo's threads)
         # the count of an indexed write's list, read by its kernel from memory (graph replays)
         self.count = _wp().zeros(1, dtype=_wp().int32, device=dev)
         self.count_host = self.count.numpy()
@@ -875,7 +875,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         # velocity-limit redo (a substep's) alternate, and a site whose scalar changes from
         # call to call never gets its CPU graph (launch.Launcher)
         self.launch_rows(("row_wrenches", span), _kernels().row_body_wrenches, self.nworld,
-                         (M, d.body_force, d.no_gravity, d.lin_damp, d.ang_damp, m.body_world, m.gravity, span))
+                         (M, d.body_force, d.no_gravity, d.lin_damp, d.ang_damp, m.body_world, m.gravity, span),
+                         split=True)
 
     def _check_capacity(self):
         """MuJoCo drops contacts or constraints when its arena is full: say so once per sim,
@@ -956,7 +957,7 @@ class SolverMuJoCoC(SolverMuJoCo):
                 t["valid"][fresh] = True
             self.launch_rows("friction", joint_rows.friction_bounds, self.nworld,
                              (self.state_rows, t["frames"], t["tree"], t["scratch"], t["armature"], t["mu"],
-                              t["gravity"], t["qfrc_prev"], float(t["scale"]), t["frictionloss"]))
+                              t["gravity"], t["qfrc_prev"], float(t["scale"]), t["frictionloss"]), split=True)
             np.copyto(t["qfrc_prev_np"], self.flat["qfrc_applied"])
         np.copyto(self.qvel0, self.flat["qvel"])
 
@@ -967,7 +968,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         t["hits_np"][0] = 0      # (a memory write: Warp's zero_ costs a launch)
         self.launch_rows("vlimits", joint_rows.velocity_limits, self.nworld,
                          (self.state_rows, t["frames"], t["tree"], t["scratch"], t["armature"], t["vmax"],
-                          float(h), t["hits"]))
+                          float(h), t["hits"]), split=True)
         if not t["hits_np"][0]:
             return False
         if self.cur.rows_ahead():        # (converted before the impulses: convert again)
@@ -1054,7 +1055,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         DOFs' guard margins): keeps the flags read by surely_sound and cap_speeds."""
         t = self._check_tables(dev)
         t["flags"][:] = 0
-        self.launch_rows("checks", _kernels().row_checks, self.nworld, t["args"])
+        self.launch_rows("checks", _kernels().row_checks, self.nworld, t["args"], split=True)
         self.cur.rows_checked(t["flags"])
         self.check_dev = dev
 
@@ -1269,7 +1270,7 @@ class SolverMuJoCoC(SolverMuJoCo):
 
     def read_bodies(self, tables: tuple, out: wp.array) -> None:
         """Every Newton body's state (bodies, 13) float32 into `out` from the rows (body_tables)."""
-        self.launch_rows("bodies", _tensor_kernels().row_bodies, self.nworld, (*tables, out))
+        self.launch_rows("bodies", _tensor_kernels().row_bodies, self.nworld, (*tables, out), split=True)
 
     def _forget_ranges(self):
         """(starts, lengths) Warp int32 arrays of the row ranges a world written anew forgets

@@ -178,7 +178,8 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
                    (d.qvel, d.qfrc_applied, *fields, t.valid, t.frames, t.qfrc_prev))
             self.jr_fresh = False
         launch("jr_friction", joint_rows.friction_bounds, n,
-               (t.rows, t.frames, t.tree, t.scratch, t.armature, t.mu, t.gravity, t.qfrc_prev, p[1], t.bound))
+               (t.rows, t.frames, t.tree, t.scratch, t.armature, t.mu, t.gravity, t.qfrc_prev, p[1], t.bound),
+               split=True)
         launch("jr_friction_out", joint_rows.mjw_friction_out, n,
                (t.bound, d.qvel, d.qfrc_applied, self.mjw_model.dof_frictionloss, t.frames, t.qfrc_prev))
 
@@ -192,7 +193,7 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
         launch("jr_after", joint_rows.mjw_after, n,
                (d.qpos, d.qvel, d.cdof, d.crb, t.vmax, t.tree, t.rows, t.frames, t.over))
         launch("jr_limits", joint_rows.velocity_limits, n,
-               (t.rows, t.frames, t.tree, t.scratch, t.armature, t.vmax, p[0], t.hits))
+               (t.rows, t.frames, t.tree, t.scratch, t.armature, t.vmax, p[0], t.hits), split=True)
         launch("jr_unpack", joint_rows.mjw_unpack, n, (t.rows, t.tree, t.over, d.qpos, d.qvel))
 
     def _forward_smooth(self) -> None:

@@ -160,11 +160,12 @@ def row_roots(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
 
 
 @wp.kernel
-def row_bodies(M: kernels.RowModel, body_origin: wp.array(dtype=wp.vec3), out: wp.array2d(dtype=wp.float32)):
+def row_bodies(M: kernels.RowModel, body_origin: wp.array(dtype=wp.vec3), out: wp.array2d(dtype=wp.float32),
+               w0: int):
     """gather_bodies from MuJoCo's rows (one thread per world): forward kinematics of the
     world's bodies (kernels._mj_body), each into the row of its Newton body: the frame origin,
-    rotation, the COM's velocity and the angular velocity, world axes."""
-    w = wp.tid()
+    rotation, the COM's velocity and the angular velocity, world axes. `w0`: the first world."""
+    w = wp.tid() + w0
     kernels._mj_root(M, w)
     w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
     for b in range(1, M.parent.shape[0]):
