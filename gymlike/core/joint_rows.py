@@ -92,16 +92,6 @@ def _solve(L: wp.array2d(dtype=wp.float64), T: Any, w: int, nv: int, x: wp.array
 
 
 @wp.func
-def _col(L: wp.array2d(dtype=wp.float64), T: Any, w: int, nv: int, d: int, col: wp.array2d(dtype=wp.float64),
-         at: int):
-    """col[w, at:at+nv] = M^-1 e_d."""
-    for i in range(nv):
-        col[w, at + i] = wp.float64(0.0)
-    col[w, at + d] = wp.float64(1.0)
-    _solve(L, T, w, nv, col, at)
-
-
-@wp.func
 def _quat_step(rows: wp.array2d(dtype=wp.float64), w: int, at: int, turn: wp.vec3d):
     """MuJoCo's quaternion (w, x, y, z) at rows[w, at:at+4] turned by the local rotation vector `turn`."""
     q = wp.quatd(rows[w, at + 1], rows[w, at + 2], rows[w, at + 3], rows[w, at])
@@ -128,6 +118,8 @@ class Frames:
     xipos: wp.array2d(dtype=wp.float64)
     qacc: wp.array2d(dtype=wp.float64)
     qvel0: wp.array2d(dtype=wp.float64)
+    qld: wp.array2d(dtype=wp.float64)        # MuJoCo C's factor of M (Tree.mj_ld): qLD, per world
+    qld_dinv: wp.array2d(dtype=wp.float64)   # and qLDiagInv
 
 
 @wp.struct
@@ -146,6 +138,10 @@ class Tree:
     qvel_at: int
     qfrc_at: int
     xfrc_at: int
+    mj_ld: int                           # 1: M^-1 from MuJoCo's own factor (Frames.qld), 0: _factor_mass
+    m_rowadr: wp.array(dtype=wp.int32)   # MuJoCo's sparse layout of M and qLD (rows of ancestors,
+    m_rownnz: wp.array(dtype=wp.int32)   # the diagonal last)
+    m_colind: wp.array(dtype=wp.int32)
 
 
 @wp.struct
@@ -205,6 +201,58 @@ def _factor_mass(F: Frames, T: Tree, S: Scratch, armature: wp.array2d(dtype=wp.f
     return ok
 
 
+@wp.func
+def _solve_ld(F: Frames, T: Tree, w: int, nv: int, x: wp.array2d(dtype=wp.float64), at: int):
+    """x[w, at:at+nv] <- M^-1 x[w, at:at+nv] from MuJoCo's M = L^T D L of the step (qLD, unit
+    L in M's sparse rows, D's inverse in qLDiagInv), as mj_solveLD."""
+    for ii in range(nv):
+        i = nv - 1 - ii
+        adr = T.m_rowadr[i]
+        xi = x[w, at + i]
+        for k in range(T.m_rownnz[i] - 1):
+            j = T.m_colind[adr + k]
+            x[w, at + j] = x[w, at + j] - F.qld[w, adr + k] * xi
+    for i in range(nv):
+        x[w, at + i] = x[w, at + i] * F.qld_dinv[w, i]
+    for i in range(nv):
+        adr = T.m_rowadr[i]
+        s = x[w, at + i]
+        for k in range(T.m_rownnz[i] - 1):
+            s -= F.qld[w, adr + k] * x[w, at + T.m_colind[adr + k]]
+        x[w, at + i] = s
+
+
+@wp.func
+def _mass(F: Frames, T: Tree, S: Scratch, armature: wp.array2d(dtype=wp.float64), w: int, aw: int, nv: int):
+    """Whether this world's M^-1 can be applied (_apply_minv): MuJoCo's factor when the C
+    pipeline binds it (positive, finite pivots), else _factor_mass's into S.L."""
+    if T.mj_ld == 0:
+        return _factor_mass(F, T, S, armature, w, aw, nv)
+    for i in range(nv):
+        d = F.qld_dinv[w, i]
+        if not (d > wp.float64(0.0) and d < wp.float64(1.0e300)):
+            return 0
+    return 1
+
+
+@wp.func
+def _apply_minv(F: Frames, T: Tree, S: Scratch, w: int, nv: int, x: wp.array2d(dtype=wp.float64), at: int):
+    """x[w, at:at+nv] <- M^-1 x[w, at:at+nv] (after _mass)."""
+    if T.mj_ld == 0:
+        _solve(S.L, T, w, nv, x, at)
+    else:
+        _solve_ld(F, T, w, nv, x, at)
+
+
+@wp.func
+def _col(F: Frames, T: Tree, S: Scratch, w: int, nv: int, d: int, col: wp.array2d(dtype=wp.float64), at: int):
+    """col[w, at:at+nv] = M^-1 e_d."""
+    for i in range(nv):
+        col[w, at + i] = wp.float64(0.0)
+    col[w, at + d] = wp.float64(1.0)
+    _apply_minv(F, T, S, w, nv, col, at)
+
+
 @wp.kernel
 def friction_bounds(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: Scratch,
                     armature: wp.array2d(dtype=wp.float64), mu: wp.array2d(dtype=wp.float64),
@@ -231,12 +279,12 @@ def friction_bounds(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
             friction = 1
     if friction == 0:
         return
-    if _factor_mass(F, T, S, armature, w, aw, nv) == 0:
+    if _mass(F, T, S, armature, w, aw, nv) == 0:
         return
     # this step's unconstrained accelerations: M^-1 (the change of qfrc_applied) on the last's
     for i in range(nv):
         S.dv[w, i] = rows[w, T.qfrc_at + i] - qfrc_prev[w, i]
-    _solve(S.L, T, w, nv, S.dv, 0)
+    _apply_minv(F, T, S, w, nv, S.dv, 0)
     # body accelerations (gravity as the world's upward acceleration), then the force each
     # subtree needs (MuJoCo's RNEA, the user's body wrenches taken out), leaves to root
     for c in range(3):
@@ -322,7 +370,7 @@ def velocity_limits(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
             active = 1
     if active == 0:
         return
-    if _factor_mass(F, T, S, armature, w, aw, nv) == 0:
+    if _mass(F, T, S, armature, w, aw, nv) == 0:
         return
     for d in range(nv):
         S.dv[w, d] = zero
@@ -336,7 +384,7 @@ def velocity_limits(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
             if not (wp.abs(v) > lim):
                 continue
             if S.have[w, d] == 0:
-                _col(S.L, T, w, nv, d, S.cols, d * nv)
+                _col(F, T, S, w, nv, d, S.cols, d * nv)
                 S.have[w, d] = 1
             inv = S.cols[w, d * nv + d]
             dl = (wp.clamp(v, -lim, lim) - v) / inv
@@ -356,8 +404,9 @@ def velocity_limits(rows: wp.array2d(dtype=wp.float64), F: Frames, T: Tree, S: S
     _move(rows, T, S, w)
 
 
-def tree(model: Any, row_at: dict, device: str = "cpu") -> Tree:
-    """The Tree of an MjModel whose rows have the layout `row_at` (field -> column), on `device`."""
+def tree(model: Any, row_at: dict, device: str = "cpu", mj_ld: bool = False) -> Tree:
+    """The Tree of an MjModel whose rows have the layout `row_at` (field -> column), on `device`;
+    `mj_ld`: the kernels apply M^-1 from MuJoCo's factor (Frames.qld, MuJoCo C's bound qLD)."""
     t = Tree()
 
     def ints(a):
@@ -368,6 +417,8 @@ def tree(model: Any, row_at: dict, device: str = "cpu") -> Tree:
     t.jnt_type, t.jnt_qadr, t.jnt_vadr = ints(model.jnt_type), ints(model.jnt_qposadr), ints(model.jnt_dofadr)
     t.qpos_at, t.qvel_at = int(row_at["qpos"]), int(row_at["qvel"])
     t.qfrc_at, t.xfrc_at = int(row_at["qfrc_applied"]), int(row_at["xfrc_applied"])
+    t.mj_ld = int(bool(mj_ld))
+    t.m_rowadr, t.m_rownnz, t.m_colind = ints(model.M_rowadr), ints(model.M_rownnz), ints(model.M_colind)
     return t
 
 
@@ -384,14 +435,19 @@ def scratch(nworld: int, nv: int, nbody: int, device: str = "cpu") -> Scratch:
     return s
 
 
-FRAME_FIELDS = ("cdof", "cdof_dot", "crb", "cinert", "cvel", "subtree_com", "xipos", "qacc_smooth")
-MASS_FIELDS = ("cdof", "crb")       # what the velocity limits read (the mass matrix)
+FRAME_FIELDS = ("cdof", "cdof_dot", "crb", "cinert", "cvel", "subtree_com", "xipos", "qacc_smooth", "qLD",
+                "qLDiagInv")
+# MuJoCo C's fields the joint rows read: with joint friction all but crb (M^-1 comes from
+# MuJoCo's own factor of the step, qLD: the kernels' factorization of M was half of
+# friction_bounds' time), else the factor alone (the velocity limits)
+C_FRICTION_FIELDS = tuple(k for k in FRAME_FIELDS if k != "crb")
+C_MASS_FIELDS = ("qLD", "qLDiagInv")
 
 
 def fields(friction: bool) -> tuple:
-    """The MuJoCo fields the joint rows read: all of FRAME_FIELDS with joint friction, else
-    those of the mass matrix (the batch copies every field it binds out of each step)."""
-    return FRAME_FIELDS if friction else MASS_FIELDS
+    """The MuJoCo C fields the joint rows read (the batch copies every field it binds out of
+    each step: only those)."""
+    return C_FRICTION_FIELDS if friction else C_MASS_FIELDS
 
 
 def frames(bound: dict, qvel0: np.ndarray) -> Frames:
@@ -402,7 +458,8 @@ def frames(bound: dict, qvel0: np.ndarray) -> Frames:
 
     def view(a):
         return wp.zeros((1, 1), dtype=wp.float64, device="cpu") if a is None else host.view(a)
-    f.cdof, f.cdof_dot, f.crb, f.cinert, f.cvel, f.com, f.xipos, f.qacc = (view(bound.get(k)) for k in FRAME_FIELDS)
+    (f.cdof, f.cdof_dot, f.crb, f.cinert, f.cvel, f.com, f.xipos, f.qacc, f.qld,
+     f.qld_dinv) = (view(bound.get(k)) for k in FRAME_FIELDS)
     f.qvel0 = view(qvel0)
     return f
 
@@ -433,6 +490,7 @@ def frames_zeros(nworld: int, nv: int, nbody: int, device: str) -> Frames:
     f.crb, f.cinert = zeros(10 * nbody), zeros(10 * nbody)
     f.com, f.xipos = zeros(3 * nbody), zeros(3 * nbody)
     f.qacc, f.qvel0 = zeros(nv), zeros(nv)
+    f.qld, f.qld_dinv = zeros(0), zeros(0)        # (MuJoCo-Warp: the kernels factor M themselves)
     return f
 
 

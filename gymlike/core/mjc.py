@@ -1038,7 +1038,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         qfrc_prev = self.qfrc_prev
         loss = self._expand("dof_frictionloss") if self.friction_rows else np.zeros((n, max(1, nv)))
         frames, tree, scratch = self.memo.get("joint_structure", (self.batch,), lambda: (
-            joint_rows.frames(self.frame_out, self.qvel0), joint_rows.tree(m, self.row_at),
+            joint_rows.frames(self.frame_out, self.qvel0), joint_rows.tree(m, self.row_at, mj_ld=True),
             joint_rows.scratch(n, nv, m.nbody)))       # (the batch's: kept through parameter changes)
         return dict(frames=frames, tree=tree, scratch=scratch, vmax=f64(vmax), vmax_np=vmax, mu=f64(mu),
                     armature=f64(per_world("dof_armature", m.dof_armature)),

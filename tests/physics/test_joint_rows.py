@@ -343,11 +343,13 @@ TREE = """<mujoco><worldbody>
 </worldbody></mujoco>"""
 
 
-def test_tree_factorization_inverts_mujocos_mass_matrix():
-    """joint_rows factors the joint-space inertia along the DOF tree (M = L^T L, leaves first):
-    on a model of two trees with branches, a ball, a slide, two joints on one body and
-    armature, every column M^-1 e_d it gives equals the inverse of MuJoCo's own full mass
-    matrix (mj_fullM) in random states."""
+@pytest.mark.parametrize("mj_ld", [False, True], ids=["own_factor", "mujoco_qLD"])
+def test_tree_factorization_inverts_mujocos_mass_matrix(mj_ld):
+    """joint_rows applies M^-1 along the DOF tree, from its own factor of the joint-space
+    inertia (M = L^T L, leaves first: MuJoCo-Warp) or from MuJoCo's factor of the step (qLD:
+    MuJoCo C): on a model of two trees with branches, a ball, a slide, two joints on one body
+    and armature, every column M^-1 e_d either gives equals the inverse of MuJoCo's own full
+    mass matrix (mj_fullM) in random states."""
     import mujoco
     import warp as wp
     from gymlike.core import joint_rows
@@ -357,9 +359,9 @@ def test_tree_factorization_inverts_mujocos_mass_matrix():
                 armature: wp.array2d(dtype=wp.float64), ok: wp.array(dtype=wp.int32)):
         w = wp.tid()
         nv = T.dof_body.shape[0]
-        ok[w] = joint_rows._factor_mass(F, T, S, armature, w, 0, nv)
+        ok[w] = joint_rows._mass(F, T, S, armature, w, 0, nv)
         for d in range(nv):
-            joint_rows._col(S.L, T, w, nv, d, S.cols, d * nv)
+            joint_rows._col(F, T, S, w, nv, d, S.cols, d * nv)
 
     m = mujoco.MjModel.from_xml_string(TREE)
     rng = np.random.default_rng(3)
@@ -371,9 +373,10 @@ def test_tree_factorization_inverts_mujocos_mass_matrix():
         mujoco.mj_integratePos(m, d.qpos, rng.normal(size=nv), 1.0)
         mujoco.mj_forward(m, d)
         datas.append(d)
-    bound = {k: np.ascontiguousarray(np.stack([getattr(d, k).reshape(-1) for d in datas])) for k in ("cdof", "crb")}
+    names = ("qLD", "qLDiagInv") if mj_ld else ("cdof", "crb")
+    bound = {k: np.ascontiguousarray(np.stack([getattr(d, k).reshape(-1) for d in datas])) for k in names}
     F = joint_rows.frames(bound, np.zeros((n, nv)))
-    T = joint_rows.tree(m, {"qpos": 0, "qvel": 0, "qfrc_applied": 0, "xfrc_applied": 0})
+    T = joint_rows.tree(m, {"qpos": 0, "qvel": 0, "qfrc_applied": 0, "xfrc_applied": 0}, mj_ld=mj_ld)
     S = joint_rows.scratch(n, nv, m.nbody)
     ok = wp.zeros(n, dtype=wp.int32, device="cpu")
     wp.launch(columns, dim=n, inputs=[F, T, S, wp.array(m.dof_armature[None].copy(), dtype=wp.float64, device="cpu"),
