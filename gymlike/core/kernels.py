@@ -252,6 +252,39 @@ def _mj_body(M: RowModel, w: int, b: int):
 
 
 @wp.func
+def _mj_spin(M: RowModel, w: int, b: int):
+    """_mj_body's rotation and angular velocity of body b alone (its parent's done), by the same
+    operations: what the body wrenches read where no body has linear damping."""
+    m = M.mocap[b]
+    q = wp.quatd()
+    om = wp.vec3d()
+    if m >= 0:
+        q = _mj_quat(M.rows, w, M.mocap_quat_at + 4 * m)
+    else:
+        w_quat = wp.min(w, M.body_quat.shape[0] - 1)
+        kw = wp.min(w, M.jnt_axis.shape[0] - 1)
+        qw = wp.min(w, M.qpos0.shape[0] - 1)
+        a = M.parent[b]
+        q = M.rot[w, a] * _mj_quat4(M.body_quat[w_quat, b])
+        om = M.ang[w, a]
+        for k in range(M.jnt_count[b]):
+            j = M.jnt_first[b] + k
+            t = M.jnt_type[j]
+            qadr = M.qpos_at + M.jnt_qadr[j]
+            va = M.qvel_at + M.jnt_vadr[j]
+            if t == MJ_FREE:
+                q = _mj_quat(M.rows, w, qadr + 3)
+                om = wp.quat_rotate(q, wp.vec3d(M.rows[w, va + 3], M.rows[w, va + 4], M.rows[w, va + 5]))
+            elif t == MJ_HINGE:
+                axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
+                turn = M.rows[w, qadr] - M.qpos0[qw, M.jnt_qadr[j]]
+                q = wp.normalize(q * wp.quat_from_axis_angle(M.jnt_axis[kw, j], turn))
+                om = om + axis * M.rows[w, va]
+    M.rot[w, b] = q
+    M.ang[w, b] = om
+
+
+@wp.func
 def _mj_root(M: RowModel, w: int):
     M.pos[w, 0] = wp.vec3d()
     M.rot[w, 0] = wp.quatd(wp.float64(0.0), wp.float64(0.0), wp.float64(0.0), wp.float64(1.0))
@@ -263,9 +296,10 @@ def _mj_root(M: RowModel, w: int):
 def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
                       no_gravity: wp.array(dtype=wp.int32), lin_damp: wp.array(dtype=wp.float32),
                       ang_damp: wp.array(dtype=wp.float32), body_world: wp.array(dtype=wp.int32),
-                      gravity: wp.array(dtype=wp.vec3), h: float, w0: int):
+                      gravity: wp.array(dtype=wp.vec3), h: float, linear: int, w0: int):
     """body_wrenches computed on MuJoCo's rows (one thread per world): forward kinematics and
-    body velocities of MuJoCo's qpos / qvel (_mj_body), then the same wrench (user force,
+    body velocities of MuJoCo's qpos / qvel (_mj_body; rotations and angular velocities alone,
+    _mj_spin, unless `linear`: some body has linear damping), then the same wrench (user force,
     gravity switch, damping in its stable form over h) at each body's COM, world frame, into
     xfrc_applied. `w0`: the first world (launch.Launcher's parts)."""
     w = wp.tid() + w0
@@ -275,7 +309,10 @@ def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
     w_mass = wp.min(w, M.body_mass.shape[0] - 1)
     w_inertia = wp.min(w, M.body_inertia.shape[0] - 1)
     for b in range(1, M.parent.shape[0]):
-        _mj_body(M, w, b)
+        if linear != 0:
+            _mj_body(M, w, b)
+        else:
+            _mj_spin(M, w, b)
         q = M.rot[w, b]
         v = M.lin[w, b]
         om = M.ang[w, b]

@@ -875,7 +875,8 @@ class SolverMuJoCoC(SolverMuJoCo):
         # velocity-limit redo (a substep's) alternate, and a site whose scalar changes from
         # call to call never gets its CPU graph (launch.Launcher)
         self.launch_rows(("row_wrenches", span), _kernels().row_body_wrenches, self.nworld,
-                         (M, d.body_force, d.no_gravity, d.lin_damp, d.ang_damp, m.body_world, m.gravity, span),
+                         (M, d.body_force, d.no_gravity, d.lin_damp, d.ang_damp, m.body_world, m.gravity, span,
+                          self.memo.get("linear", (d.lin_damp,), lambda: int(d.lin_damp.numpy().any()))),
                          split=True)
 
     def _check_capacity(self):

@@ -495,21 +495,24 @@ def _cartpoles(gym, n, **opts):
     return sim
 
 
+@pytest.mark.parametrize("linear", [0.3, 0.0], ids=["linear_damping", "angular_only"])
 @pytest.mark.parametrize("robot", ["humanoid", "cartpole"])
-def test_row_wrench_kernel_equals_newtons_kernel_on_the_same_states(gym, robot):
+def test_row_wrench_kernel_equals_newtons_kernel_on_the_same_states(gym, robot, linear):
     """The wrenches kernels.row_body_wrenches writes into MuJoCo's xfrc_applied rows (its own
     forward kinematics of MuJoCo's qpos / qvel: a free root, hinges with anchors off the body
     origin and several per body (the humanoid), slides and a fixed base (the cartpole),
     per-world masses) equal those of Newton's kernel on Newton's
     conversion of the same rows (kernels.body_wrenches), body by body, with damping, user
     forces and a body with gravity off, in moving states (the speed caps' exact
-    speeds, from the same kinematics: test_control_drives)."""
+    speeds, from the same kinematics: test_control_drives). Without linear damping the kernel
+    computes rotations and angular velocities alone (_mj_spin): bit for bit those of the whole
+    kinematics."""
     import torch
     import warp as wp
     from gymlike import gymtorch
     from gymlike.core import kernels
-    sim = (_ants(gym, 3, "mjcf/humanoid.xml", 1.4, angular_damping=0.5, linear_damping=0.3) if robot == "humanoid"
-           else _cartpoles(gym, 3, angular_damping=0.5, linear_damping=0.3))
+    sim = (_ants(gym, 3, "mjcf/humanoid.xml", 1.4, angular_damping=0.5, linear_damping=linear) if robot == "humanoid"
+           else _cartpoles(gym, 3, angular_damping=0.5, linear_damping=linear))
     env1 = gym.get_env(sim, 1)
     props = gym.get_actor_rigid_body_properties(env1, 0)
     props[-1].flags = gymapi.RIGID_BODY_DISABLE_GRAVITY
@@ -535,6 +538,12 @@ def test_row_wrench_kernel_equals_newtons_kernel_on_the_same_states(gym, robot):
     xfrc[:, 1:] = np.nan                                    # (body 0: MuJoCo's world)
     cs._write_row_wrenches(d, span)
     rows = xfrc.copy()
+    assert cs.memo.get("linear", (d.lin_damp,), None) == int(linear > 0)
+    xfrc[:, 1:] = np.nan
+    wp.launch(kernels.row_body_wrenches, dim=cs.nworld, device="cpu",     # (the whole kinematics)
+              inputs=[cs._wrench_tables()[0], d.body_force, d.no_gravity, d.lin_damp, d.ang_damp,
+                      sim.model.body_world, sim.model.gravity, span, 1, 0])
+    np.testing.assert_array_equal(xfrc, rows)
     st = sim.state                                          # (Newton's conversion of the same rows)
     f = wp.zeros(d.num_bodies, dtype=wp.spatial_vector, device=sim.device)
     m = sim.model
