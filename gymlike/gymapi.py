@@ -15,6 +15,7 @@ from .core import handles as _handles
 from .core import session as _session
 from .core import stubs as _stubs
 from .core import tendons as _tendons
+from .core import tensors as _tensors   # (no Warp at import: the Gym calls of every env.step use it)
 from .core.enums import *  # noqa: F401,F403  (constants: STATE_ALL, INVALID_HANDLE, ...)
 from .core.enums import DofType as _DofType, IndexDomain as _IndexDomain, JointType as _JointType
 from .core.errors import GymlikeError  # noqa: F401
@@ -566,19 +567,16 @@ class Gym:
     # ================================================================== tensor API (core/tensors.py)
     def acquire_actor_root_state_tensor(self, sim):
         """(num_actors, 13) root states: position, quaternion xyzw, linear and angular velocity."""
-        from .core import tensors as _tensors
         t = _tensors.api(_handles.sim_of(sim))
         return t.buffer("root", (t.n_act, 13), t.refresh_roots)
 
     def acquire_rigid_body_state_tensor(self, sim):
         """(num_bodies, 13) rigid body states, positions in each env's frame."""
-        from .core import tensors as _tensors
         t = _tensors.api(_handles.sim_of(sim))
         return t.buffer("body", (t.n_body, 13), t.refresh_bodies)
 
     def acquire_dof_state_tensor(self, sim):
         """(num_dofs, 2) DOF positions and velocities."""
-        from .core import tensors as _tensors
         t = _tensors.api(_handles.sim_of(sim))
         return t.buffer("dof", (t.n_dof, 2), t.refresh_dofs)
 
@@ -593,21 +591,17 @@ class Gym:
 
     def set_actor_root_state_tensor(self, sim, root_states):
         """Write every actor's root state (floating: pose and velocity; fixed base: pose)."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).set_roots(root_states, _tensors.ALL, None)
 
     def set_actor_root_state_tensor_indexed(self, sim, root_states, actor_indices, num_indices):
         """Write the root states of the listed actors only (int32 DOMAIN_SIM actor indices)."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).set_roots(root_states, actor_indices, num_indices)
 
     def set_dof_state_tensor(self, sim, dof_states):
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).set_dof_states(dof_states, _tensors.ALL, None)
 
     def set_dof_state_tensor_indexed(self, sim, dof_states, actor_indices, num_indices):
         """Write the DOF states of the listed actors (actors without DOFs are skipped)."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).set_dof_states(dof_states, actor_indices, num_indices)
 
     def set_dof_position_target_tensor(self, sim, targets):
@@ -631,26 +625,22 @@ class Gym:
 
     def set_rigid_body_state_tensor(self, sim, states):
         """Write every body's state; joints follow (both engines; Isaac Gym allowed it on Flex only)."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).set_bodies(states)
 
     def apply_rigid_body_force_tensors(self, sim, forceTensor=None, torqueTensor=None,
                                        space=_enums.CoordinateSpace.ENV_SPACE):
         """Add (num_bodies, 3) forces and/or torques at the COMs for the next simulate."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).apply_forces(forceTensor, torqueTensor, None, space)
 
     def apply_rigid_body_force_at_pos_tensors(self, sim, forceTensor, posTensor=None,
                                               space=_enums.CoordinateSpace.ENV_SPACE):
         """Add forces applied at positions (at the COMs when posTensor is None) for the next simulate."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).apply_forces(forceTensor, None, posTensor, space)
 
     # ---------------------------------------------------------------- forces, sensors, dynamics
     # (definitions and engine notes: core/forces/dynamics.py, core/forces/contacts.py, docs/tensor_api.md)
     def acquire_dof_force_tensor(self, sim):
         """(num_dofs,) force/torque each DOF's joint transmits (last substep of the last simulate)."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).acquire_dof_forces()
 
     def refresh_dof_force_tensor(self, sim):
@@ -658,7 +648,6 @@ class Gym:
 
     def acquire_net_contact_force_tensor(self, sim):
         """(num_bodies, 3) net contact force on each body, world frame (last substep of the last simulate)."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).acquire_net_contact_forces()
 
     def refresh_net_contact_force_tensor(self, sim):
@@ -666,7 +655,6 @@ class Gym:
 
     def acquire_force_sensor_tensor(self, sim):
         """(num_force_sensors, 6) force and torque of every force sensor (sensor frame unless use_world_frame)."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).acquire_force_sensors()
 
     def refresh_force_sensor_tensor(self, sim):
@@ -674,7 +662,6 @@ class Gym:
 
     def acquire_jacobian_tensor(self, sim, actor_name):
         """(num_envs, links, 6, dofs+6) floating base / (num_envs, links-1, 6, dofs) fixed base, COM linear rows."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).acquire_jacobian(actor_name)
 
     def refresh_jacobian_tensors(self, sim):
@@ -682,7 +669,6 @@ class Gym:
 
     def acquire_mass_matrix_tensor(self, sim, actor_name):
         """(num_envs, dofs(+6), dofs(+6)) joint-space mass matrix (with armature) of the named actor."""
-        from .core import tensors as _tensors
         return _tensors.api(_handles.sim_of(sim)).acquire_mass_matrix(actor_name)
 
     def refresh_mass_matrix_tensors(self, sim):
@@ -1401,7 +1387,6 @@ class Gym:
 
 def _refresh(sim, kind):
     what = call_name()
-    from .core import tensors as _tensors
     # refreshing a buffer nobody acquired is a no-op, as in Isaac Gym
     return _tensors.api(_handles.sim_of(sim, what), what).refresh(kind)
 
@@ -1409,7 +1394,6 @@ def _refresh(sim, kind):
 def _set_dof_values(sim, kind, tensor, indexed=None):
     """indexed: (actor index tensor, count) of an *_indexed setter; None writes every actor."""
     what = call_name()
-    from .core import tensors as _tensors
     indices, count = (_tensors.ALL, None) if indexed is None else indexed
     return _tensors.api(_handles.sim_of(sim, what), what).set_dof_values(kind, tensor, indices, count, what)
 

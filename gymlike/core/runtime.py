@@ -205,18 +205,21 @@ def torch() -> ModuleType:
 
 # gymlike's Warp kernel modules, for modules that launch kernels but must not load Warp when
 # imported (everything gymapi imports at its own import).
+@functools.cache    # (a from-import runs importlib's Python on every call: once here)
 def kernels() -> ModuleType:
     """gymlike.core.kernels (the step path's and the setters' Warp kernels), imported on first use."""
     from . import kernels
     return kernels
 
 
+@functools.cache
 def tensor_kernels() -> ModuleType:
     """gymlike.core.tensor_kernels (the tensor API's Warp kernels), imported on first use."""
     from . import tensor_kernels
     return tensor_kernels
 
 
+@functools.cache
 def deformable_kernels() -> ModuleType:
     """gymlike.core.deformable_kernels (soft bodies, cloth, particles), imported on first use."""
     from . import deformable_kernels

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import drives
 from .runtime import call_name, tensor_kernels as _tensor_kernels, torch as _torch, wp as _wp
 from .handles import space_of
 from .errors import GymlikeIndexError, GymlikeTypeError, GymlikeValueError
@@ -314,7 +315,6 @@ class TensorAPI:
     def set_dof_values(self, kind: str, tensor: GymTensor, indices: GymTensor | object, count: int,
                        what: str) -> bool:
         """kind: 'pos_target' | 'vel_target' | 'actuation'."""
-        from . import drives
         arg = "forces" if kind == "actuation" else "targets"
         if indices is ALL and self.report_now and self.n_dof:
             # (CPU, every DOF: a numpy copy into the table when every value is sane; else the
