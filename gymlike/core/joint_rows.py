@@ -20,6 +20,9 @@ this module, on MuJoCo-Warp's Data (core/mjw.py):
   limit back to it by a joint impulse through the step's inverse mass matrix (projected
   Gauss-Seidel over those DOFs), and moves the positions MuJoCo integrated by h times the
   velocity change, as if the impulse had acted before the integration.
+
+M^-1 comes from MuJoCo's own factor of the step on MuJoCo C (qLD, `Tree.mj_ld`) and from the
+kernels' factorization along the DOF tree on MuJoCo-Warp (`_factor_mass`, from crb).
 """
 
 from __future__ import annotations
