@@ -36,8 +36,9 @@ class Launcher:
 
     Warp runs a CPU kernel on one thread. A call site launched with `split=True` (a kernel of
     one thread per world whose last parameter is the first world, `w0`, and whose threads
-    write nothing another world's thread reads) runs on `parts` threads once its replays are
-    seen to take over SPLIT_SECONDS: one contiguous range of worlds per thread, each its own
+    write nothing another world's thread reads) runs on up to `parts` threads once its replays
+    are seen to take over SPLIT_SECONDS (one part per half of it: on many cores a short kernel
+    is not handed to every thread): one contiguous range of worlds per thread, each its own
     recorded launch and graph (Warp releases the GIL inside a launch). MuJoCo C steps the
     worlds on that many threads; without this the row kernels of a hand (ShadowHand: joint
     friction, damping, the checks) ran on one core of several."""
@@ -54,7 +55,7 @@ class Launcher:
         self.cpu = str(device).startswith("cpu")
         self.parts = max(1, int(parts))
         self._cmds = {}
-        self._cost = {}          # split call sites: [dimension, seconds of its graph replays]
+        self._cost = {}          # split call sites: [dimension, seconds of its graph replays, parts]
 
     def __call__(self, key, kernel, dim, args, split=False):
         """Launch `kernel` over `dim` with `args` (positional inputs); `key` names the call site.
@@ -64,17 +65,18 @@ class Launcher:
         if not split:
             self._prepare(key, kernel, dim, args)[0]()
             return
-        if self.parts < 2 or not self.cpu or dim < 2 * self.parts:
+        if self.parts < 2 or not self.cpu or dim < 4:
             self._prepare(key, kernel, dim, (*args, 0))[0]()
             return
         cost = self._cost.get(key)
         if cost is None or cost[0] != dim:
-            cost = self._cost[key] = [dim, []]
+            cost = self._cost[key] = [dim, [], 1]      # [dimension, replay seconds, parts]
         seen = cost[1]
-        if len(seen) >= self.STEADY and min(seen) > self.SPLIT_SECONDS:
-            cut = [dim * i // self.parts for i in range(self.parts + 1)]
-            workers(self.parts - 1).run([self._prepare((key, i), kernel, cut[i + 1] - cut[i], (*args, cut[i]))[0]
-                                         for i in range(self.parts)])
+        k = cost[2]
+        if k > 1:
+            cut = [dim * i // k for i in range(k + 1)]
+            workers(k - 1).run([self._prepare((key, i), kernel, cut[i + 1] - cut[i], (*args, cut[i]))[0]
+                                for i in range(k)])
             return
         run, replay = self._prepare(key, kernel, dim, (*args, 0))
         if not replay or len(seen) >= self.STEADY:
@@ -83,6 +85,17 @@ class Launcher:
         t0 = time.perf_counter()
         run()
         seen.append(time.perf_counter() - t0)
+        if len(seen) == self.STEADY:
+            cost[2] = self._parts_for(min(seen), dim)
+
+    def _parts_for(self, seconds: float, dim: int) -> int:
+        """How many parts a launch of `seconds` over `dim` worlds runs in: 1 up to SPLIT_SECONDS,
+        then one per half of it (a part must outweigh its hand-off), at most `parts` and half
+        the worlds."""
+        if seconds <= self.SPLIT_SECONDS:
+            return 1
+        k = self.parts if self.SPLIT_SECONDS <= 0 else int(2 * seconds / self.SPLIT_SECONDS)
+        return max(2, min(k, self.parts, dim // 2))
 
     def _prepare(self, key, kernel, dim, args):
         """(a callable that runs the call site's launch, whether that is a graph replay)."""

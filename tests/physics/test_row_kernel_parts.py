@@ -87,3 +87,16 @@ def test_workers_run_every_part_and_raise_the_first_error():
     assert sorted(out) == [0, 1, 2, 3, 4]
     w.run([lambda: out.append(5), lambda: out.append(6)])
     assert sorted(out) == [0, 1, 2, 3, 4, 5, 6]
+
+
+def test_parts_follow_the_kernels_cost():
+    """A launch up to SPLIT_SECONDS runs whole; a longer one in one part per half of it, up to
+    the threads and half the worlds: on many cores a 0.5 ms kernel is not handed to every
+    thread."""
+    rows = launch.Launcher("cpu", parts=8)
+    s = launch.Launcher.SPLIT_SECONDS
+    assert rows._parts_for(0.9 * s, 64) == 1
+    assert rows._parts_for(1.25 * s, 64) == 2
+    assert rows._parts_for(2.6 * s, 64) == 5
+    assert rows._parts_for(25 * s, 64) == 8
+    assert rows._parts_for(25 * s, 6) == 3
