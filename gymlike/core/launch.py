@@ -139,12 +139,15 @@ class _Workers:
     """Threads that each run a function handed to them and report back (Launcher's parts):
     `run(fns)` runs fns[1:] on the threads and fns[0] on the caller, and returns once all have
     finished, raising the first error. The threads wait on a queue (no spinning between
-    steps), are daemons, and are made again in a forked child."""
+    steps), are daemons, and are made again in a forked child. One run at a time; a report of
+    an earlier run that was interrupted (Ctrl-C while waiting) is told apart by its number."""
 
     def __init__(self):
         self.pid = os.getpid()
         self.inboxes = []
         self.done = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.runs = 0
 
     def grow(self, n: int) -> None:
         while len(self.inboxes) < n:
@@ -154,26 +157,32 @@ class _Workers:
 
     def _serve(self, box):
         while True:
-            fn = box.get()
+            run, fn = box.get()
             try:
                 fn()
-                self.done.put(None)
+                self.done.put((run, None))
             except BaseException as e:       # (handed back to the caller, which raises it)
-                self.done.put(e)
+                self.done.put((run, e))
 
     def run(self, fns) -> None:
-        for box, fn in zip(self.inboxes, fns[1:]):
-            box.put(fn)
-        error = None
-        try:
-            fns[0]()
-        except BaseException as e:
-            error = e
-        for _ in fns[1:]:
-            e = self.done.get()
-            error = error or e
-        if error is not None:
-            raise error
+        with self.lock:
+            self.runs += 1
+            run = self.runs
+            for box, fn in zip(self.inboxes, fns[1:]):
+                box.put((run, fn))
+            error = None
+            try:
+                fns[0]()
+            except BaseException as e:
+                error = e
+            left = len(fns) - 1
+            while left:
+                r, e = self.done.get()
+                if r == run:
+                    left -= 1
+                    error = error or e
+            if error is not None:
+                raise error
 
 
 _WORKERS = None

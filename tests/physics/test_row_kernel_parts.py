@@ -74,7 +74,8 @@ def test_row_kernels_in_parts_step_bit_for_bit_as_whole(gym, tmp_path, monkeypat
 
 def test_workers_run_every_part_and_raise_the_first_error():
     """Launcher's worker threads: each part runs once, the caller's too; an error in a part
-    reaches the caller after the others finished, and the threads keep serving."""
+    reaches the caller after the others finished, the threads keep serving, and a stale
+    report (of a run interrupted while it waited) is not counted for the next run."""
     w = launch.workers(2)
     out = []
     w.run([lambda: out.append(0), lambda: out.append(1), lambda: out.append(2)])
@@ -87,6 +88,10 @@ def test_workers_run_every_part_and_raise_the_first_error():
     assert sorted(out) == [0, 1, 2, 3, 4]
     w.run([lambda: out.append(5), lambda: out.append(6)])
     assert sorted(out) == [0, 1, 2, 3, 4, 5, 6]
+    # a report left by an interrupted earlier run is not taken for this run's
+    w.done.put((w.runs, ValueError("an earlier run's part")))
+    w.run([lambda: out.append(7), lambda: out.append(8)])
+    assert sorted(out) == list(range(9))
 
 
 def test_parts_follow_the_kernels_cost():
