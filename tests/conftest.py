@@ -85,6 +85,21 @@ def write(tmp_path, name, text):
     return str(p)
 
 
+# a free base whose arm's hinge has a velocity limit (`vmax`): the joint rows' tests
+FLAIL = """<robot name="flail">
+  <link name="base"><inertial><mass value="2.0"/>\
+<inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.2 0.1 0.1"/></geometry></collision></link>
+  <link name="arm"><inertial><origin xyz="0.15 0 0"/><mass value="0.5"/>\
+<inertia ixx="1e-3" iyy="4e-3" izz="4e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0.15 0 0"/><geometry><box size="0.3 0.04 0.04"/></geometry></collision></link>
+  <joint name="hinge" type="continuous"><parent link="base"/>\
+<child link="arm"/><origin xyz="0.1 0 0"/><axis xyz="0 0 1"/>
+    <limit effort="100" velocity="{vmax}"/></joint>
+</robot>
+"""
+
+
 # a fixed base, a cart on a prismatic joint (limits -0.5, 0.25) and a 0.5 m pole on a hinge 0.05 m
 # over the cart (limits -1, 1)
 SLIDER_URDF = """

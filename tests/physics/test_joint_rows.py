@@ -19,20 +19,7 @@ import torch
 
 from gymlike import gymapi, gymtorch
 from gymlike.core.math3d import quat_rotate
-from conftest import make_sim, options, pose, sim_params, write
-
-FLAIL = """<robot name="flail">
-  <link name="base"><inertial><mass value="2.0"/>\
-<inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><geometry><box size="0.2 0.1 0.1"/></geometry></collision></link>
-  <link name="arm"><inertial><origin xyz="0.15 0 0"/><mass value="0.5"/>\
-<inertia ixx="1e-3" iyy="4e-3" izz="4e-3" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin xyz="0.15 0 0"/><geometry><box size="0.3 0.04 0.04"/></geometry></collision></link>
-  <joint name="hinge" type="continuous"><parent link="base"/>\
-<child link="arm"/><origin xyz="0.1 0 0"/><axis xyz="0 0 1"/>
-    <limit effort="100" velocity="{vmax}"/></joint>
-</robot>
-"""
+from conftest import FLAIL, make_sim, options, pose, sim_params, write
 
 
 # (MuJoCo-Warp on Warp's CPU backend is ~5x slower here: its cases are in the slow tier, and the

@@ -13,27 +13,15 @@ import torch
 
 from gymlike import gymapi, gymtorch
 from gymlike.core import handles, launch, mjc
-from conftest import make_sim, options, pose, write
+from conftest import FLAIL, make_sim, options, pose, write
 
-FLAIL = """<robot name="flail">
-  <link name="base"><inertial><mass value="2.0"/>\
-<inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><geometry><box size="0.2 0.1 0.1"/></geometry></collision></link>
-  <link name="arm"><inertial><origin xyz="0.15 0 0"/><mass value="0.5"/>\
-<inertia ixx="1e-3" iyy="4e-3" izz="4e-3" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin xyz="0.15 0 0"/><geometry><box size="0.3 0.04 0.04"/></geometry></collision></link>
-  <joint name="hinge" type="continuous"><parent link="base"/>\
-<child link="arm"/><origin xyz="0.1 0 0"/><axis xyz="0 0 1"/>
-    <limit effort="100" velocity="4"/></joint>
-</robot>
-"""
 NENV = 7           # (three parts of 2, 2 and 3 worlds)
 SPLIT = ["friction", "vlimits", "row_wrenches", "checks", "bodies"]
 
 
 def _run(gym, tmp_path, parts):
     sim = make_sim(gym, dt=1 / 60, substeps=2)
-    write(tmp_path, "flail.urdf", FLAIL)
+    write(tmp_path, "flail.urdf", FLAIL.format(vmax=4.0))
     asset = gym.load_asset(sim, str(tmp_path), "flail.urdf",
                            options(angular_damping=0.5, linear_damping=0.1, max_angular_velocity=1000.0))
     for i in range(NENV):
