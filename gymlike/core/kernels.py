@@ -193,11 +193,9 @@ class RowModel:
 
 
 @wp.func
-def _mj_body(M: RowModel, w: int, b: int, full: int):
+def _mj_body(M: RowModel, w: int, b: int):
     """MuJoCo's forward kinematics of body b in world w from the rows (its parent done): the
-    frame origin, rotation, origin velocity and angular velocity, kept in M's scratch. `full`
-    0: the rotation and angular velocity alone, by the same operations (the origin and its
-    velocity are left as they were: the body wrenches without linear damping need no more)."""
+    frame origin, rotation, origin velocity and angular velocity, kept in M's scratch."""
     m = M.mocap[b]
     p = wp.vec3d()
     q = wp.quatd()
@@ -215,15 +213,60 @@ def _mj_body(M: RowModel, w: int, b: int, full: int):
         kw = wp.min(w, M.jnt_axis.shape[0] - 1)
         qw = wp.min(w, M.qpos0.shape[0] - 1)
         a = M.parent[b]
+        pa = M.pos[w, a]
         qa = M.rot[w, a]
         om = M.ang[w, a]
+        p = pa + wp.quat_rotate(qa, M.body_pos[w_pos, b])
         q = qa * _mj_quat4(M.body_quat[w_quat, b])
-        if full != 0:
-            pa = M.pos[w, a]
-            p = pa + wp.quat_rotate(qa, M.body_pos[w_pos, b])
-            # the origin's velocity is v + om x (final origin): each rotation (the parent's,
-            # each hinge's) acts about its own point, which v accumulates as -(spin x point)
-            v = M.lin[w, a] - wp.cross(om, pa)
+        # the origin's velocity is v + om x (final origin): each rotation (the parent's, each
+        # hinge's) acts about its own point, which v accumulates as -(spin x point)
+        v = M.lin[w, a] - wp.cross(om, pa)
+        for k in range(M.jnt_count[b]):
+            j = M.jnt_first[b] + k
+            t = M.jnt_type[j]
+            qadr = M.qpos_at + M.jnt_qadr[j]
+            va = M.qvel_at + M.jnt_vadr[j]
+            if t == MJ_FREE:
+                p = wp.vec3d(M.rows[w, qadr], M.rows[w, qadr + 1], M.rows[w, qadr + 2])
+                q = _mj_quat(M.rows, w, qadr + 3)
+                om = wp.quat_rotate(q, wp.vec3d(M.rows[w, va + 3], M.rows[w, va + 4], M.rows[w, va + 5]))
+                v = wp.vec3d(M.rows[w, va], M.rows[w, va + 1], M.rows[w, va + 2]) - wp.cross(om, p)
+            elif t == MJ_HINGE:
+                anchor = p + wp.quat_rotate(q, M.jnt_pos[jw, j])
+                axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
+                turn = M.rows[w, qadr] - M.qpos0[qw, M.jnt_qadr[j]]
+                q = wp.normalize(q * wp.quat_from_axis_angle(M.jnt_axis[kw, j], turn))
+                p = anchor - wp.quat_rotate(q, M.jnt_pos[jw, j])
+                spin = axis * M.rows[w, va]
+                om = om + spin
+                v = v - wp.cross(spin, anchor)
+            else:       # MJ_SLIDE (the host refuses other joint types)
+                axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
+                p = p + axis * (M.rows[w, qadr] - M.qpos0[qw, M.jnt_qadr[j]])
+                v = v + axis * M.rows[w, va]
+        v = v + wp.cross(om, p)
+    M.pos[w, b] = p
+    M.rot[w, b] = q
+    M.lin[w, b] = v
+    M.ang[w, b] = om
+
+
+@wp.func
+def _mj_spin(M: RowModel, w: int, b: int):
+    """_mj_body's rotation and angular velocity of body b alone (its parent's done), by the same
+    operations: what the body wrenches read where no body has linear damping."""
+    m = M.mocap[b]
+    q = wp.quatd()
+    om = wp.vec3d()
+    if m >= 0:
+        q = _mj_quat(M.rows, w, M.mocap_quat_at + 4 * m)
+    else:
+        w_quat = wp.min(w, M.body_quat.shape[0] - 1)
+        kw = wp.min(w, M.jnt_axis.shape[0] - 1)
+        qw = wp.min(w, M.qpos0.shape[0] - 1)
+        a = M.parent[b]
+        q = M.rot[w, a] * _mj_quat4(M.body_quat[w_quat, b])
+        om = M.ang[w, a]
         for k in range(M.jnt_count[b]):
             j = M.jnt_first[b] + k
             t = M.jnt_type[j]
@@ -232,30 +275,11 @@ def _mj_body(M: RowModel, w: int, b: int, full: int):
             if t == MJ_FREE:
                 q = _mj_quat(M.rows, w, qadr + 3)
                 om = wp.quat_rotate(q, wp.vec3d(M.rows[w, va + 3], M.rows[w, va + 4], M.rows[w, va + 5]))
-                if full != 0:
-                    p = wp.vec3d(M.rows[w, qadr], M.rows[w, qadr + 1], M.rows[w, qadr + 2])
-                    v = wp.vec3d(M.rows[w, va], M.rows[w, va + 1], M.rows[w, va + 2]) - wp.cross(om, p)
             elif t == MJ_HINGE:
-                anchor = wp.vec3d()
-                if full != 0:
-                    anchor = p + wp.quat_rotate(q, M.jnt_pos[jw, j])
                 axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
                 turn = M.rows[w, qadr] - M.qpos0[qw, M.jnt_qadr[j]]
                 q = wp.normalize(q * wp.quat_from_axis_angle(M.jnt_axis[kw, j], turn))
-                spin = axis * M.rows[w, va]
-                om = om + spin
-                if full != 0:
-                    p = anchor - wp.quat_rotate(q, M.jnt_pos[jw, j])
-                    v = v - wp.cross(spin, anchor)
-            elif full != 0:       # MJ_SLIDE (the host refuses other joint types)
-                axis = wp.quat_rotate(q, M.jnt_axis[kw, j])
-                p = p + axis * (M.rows[w, qadr] - M.qpos0[qw, M.jnt_qadr[j]])
-                v = v + axis * M.rows[w, va]
-        if full != 0:
-            v = v + wp.cross(om, p)
-    if full != 0:
-        M.pos[w, b] = p
-        M.lin[w, b] = v
+                om = om + axis * M.rows[w, va]
     M.rot[w, b] = q
     M.ang[w, b] = om
 
@@ -274,8 +298,8 @@ def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
                       ang_damp: wp.array(dtype=wp.float32), body_world: wp.array(dtype=wp.int32),
                       gravity: wp.array(dtype=wp.vec3), h: float, linear: int, w0: int):
     """body_wrenches computed on MuJoCo's rows (one thread per world): forward kinematics and
-    body velocities of MuJoCo's qpos / qvel (_mj_body; rotations and angular velocities alone
-    unless `linear`: some body has linear damping), then the same wrench (user force,
+    body velocities of MuJoCo's qpos / qvel (_mj_body; rotations and angular velocities alone,
+    _mj_spin, unless `linear`: some body has linear damping), then the same wrench (user force,
     gravity switch, damping in its stable form over h) at each body's COM, world frame, into
     xfrc_applied. `w0`: the first world (launch.Launcher's parts)."""
     w = wp.tid() + w0
@@ -285,7 +309,10 @@ def row_body_wrenches(M: RowModel, user_f: wp.array(dtype=wp.spatial_vector),
     w_mass = wp.min(w, M.body_mass.shape[0] - 1)
     w_inertia = wp.min(w, M.body_inertia.shape[0] - 1)
     for b in range(1, M.parent.shape[0]):
-        _mj_body(M, w, b, linear)
+        if linear != 0:
+            _mj_body(M, w, b)
+        else:
+            _mj_spin(M, w, b)
         q = M.rot[w, b]
         v = M.lin[w, b]
         om = M.ang[w, b]
@@ -343,7 +370,7 @@ def row_speed_caps(M: RowModel, worlds: wp.array(dtype=wp.int32), ang_cap: wp.ar
     one = wp.float64(1.0)
     hit = int(0)
     for b in range(1, M.parent.shape[0]):
-        _mj_body(M, w, b, 1)
+        _mj_body(M, w, b)
         om = M.ang[w, b]
         ws = wp.length(om)
         vs = wp.length(M.lin[w, b] + wp.cross(om, wp.quat_rotate(M.rot[w, b], M.body_ipos[w_ipos, b])))

@@ -145,7 +145,7 @@ def row_roots(rows: wp.array2d(dtype=wp.float64), qpos_at: int, qvel_at: int,
     om = wp.vec3d()
     if qadr[a] < 0:
         kernels._mj_root(M, w)
-        kernels._mj_body(M, w, mj_body[a], 1)
+        kernels._mj_body(M, w, mj_body[a])
         q = M.rot[w, mj_body[a]]
         p = M.pos[w, mj_body[a]]
     else:
@@ -169,7 +169,7 @@ def row_bodies(M: kernels.RowModel, body_origin: wp.array(dtype=wp.vec3), out: w
     kernels._mj_root(M, w)
     w_ipos = wp.min(w, M.body_ipos.shape[0] - 1)
     for b in range(1, M.parent.shape[0]):
-        kernels._mj_body(M, w, b, 1)
+        kernels._mj_body(M, w, b)
         n = M.newton_body[w, b]
         if n >= 0:
             p = M.pos[w, b]
