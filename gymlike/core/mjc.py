@@ -987,10 +987,14 @@ class SolverMuJoCoC(SolverMuJoCo):
         reached (a walking robot) a simulate costs one batch call, as without limits; where
         every call needed a redo (a spinning pole), the next calls step substep by substep
         (backing off to one attempt in 2 ** LIMIT_BACKOFF calls). Either way the result is that of
-        substep-by-substep steps (body wrenches on the rows evaluated per call, as in every
-        merged C call)."""
+        substep-by-substep steps. Body wrenches on the rows are evaluated once for the call's
+        `nstep` substeps, as in every merged C call, and kept through a redo: a world moves
+        alike whichever path its substeps took, so other worlds reaching their limits do not
+        change its motion."""
         t, b = self.joint, self.batch
         ids = None
+        if wrenches is not None:         # (in the saved rows: a redo steps with them)
+            self._write_row_wrenches(wrenches, h * nstep)
         if t["skip"] > 0:
             t["skip"] -= 1
         else:
@@ -1003,8 +1007,6 @@ class SolverMuJoCoC(SolverMuJoCo):
             if rec is None or rec["qvel"].shape != (n, nstep, nv):
                 rec = t["record"] = {"qvel": np.empty((n, nstep, nv))}
             warned = self.warn_counts.sum(1)
-            if wrenches is not None:
-                self._write_row_wrenches(wrenches, h * nstep)
             b.rollout(nstep, record=("qvel",), out=rec)
             over = np.abs(rec["qvel"][:, :-1]) > t["vmax_np"][:, None, :nv]
             ids = t["redo"] = np.flatnonzero(over.any((1, 2)) | (self.warn_counts.sum(1) != warned))
@@ -1015,8 +1017,6 @@ class SolverMuJoCoC(SolverMuJoCo):
             t["skip"] = 2 ** t["misses"] - 1
             b.state[ids] = saved[ids]
         for k in range(nstep):
-            if wrenches is not None:
-                self._write_row_wrenches(wrenches, h)
             b.step(ids=ids, nstep=1)
             if k < nstep - 1:
                 self.apply_joint_rows(h)

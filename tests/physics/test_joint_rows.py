@@ -374,3 +374,47 @@ def test_tree_factorization_inverts_mujocos_mass_matrix(mj_ld):
         M = np.zeros((nv, nv))
         mujoco.mj_fullM(m, d, M)
         np.testing.assert_allclose(cols[w].T, np.linalg.inv(M), rtol=1e-9, atol=1e-9)
+
+
+def test_damped_env_moves_alike_beside_an_env_at_its_velocity_limit(gym, tmp_path, monkeypatch):
+    """With Isaac Gym's default angular damping (body wrenches on MuJoCo C's rows) and two
+    substeps, an env never near its velocity limit moves bit for bit alike whether the env
+    beside it runs at its limit (which makes the C step redo that env, then step every env
+    substep by substep) or stays below it (one call of both substeps): each env's motion is its
+    own, whichever path the step took. (Envs at other places differ by rounding: MuJoCo works
+    in world coordinates.)"""
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", "mujoco-c")
+    write(tmp_path, "flail.urdf", FLAIL.format(vmax=4.0))
+    runs = {}
+    for efforts in ((20.0, 0.02), (0.01, 0.02)):
+        sim = make_sim(gym, ground=False, dt=1 / 60, substeps=2)
+        asset = gym.load_asset(sim, str(tmp_path), "flail.urdf",
+                               options(max_angular_velocity=1000.0, angular_damping=0.5))
+        actors = []
+        for i in range(2):
+            env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+            actor = gym.create_actor(env, asset, pose(z=5.0), "flail", i, 0)
+            props = gym.get_actor_dof_properties(env, actor)
+            props["driveMode"][:] = gymapi.DOF_MODE_EFFORT
+            gym.set_actor_dof_properties(env, actor, props)
+            actors.append((env, actor))
+        gym.prepare_sim(sim)
+        dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
+        roots = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
+        out = []
+        for frame in range(40):
+            for (env, actor), effort in zip(actors, efforts):
+                gym.apply_actor_dof_efforts(env, actor, np.array([effort], np.float32))
+            gym.simulate(sim)
+            gym.refresh_dof_state_tensor(sim)
+            gym.refresh_actor_root_state_tensor(sim)
+            out.append((dofs[-1].clone(), roots[-1].clone()))
+        at_limit = efforts[0] > 1.0
+        if at_limit:
+            assert abs(float(dofs[0, 1])) == pytest.approx(4.0, rel=1e-6)    # (env 0 ran at its limit)
+        assert abs(float(dofs[1, 1])) < 3.0
+        runs[at_limit] = out
+        gym.destroy_sim(sim)
+    for (d2, r2), (d1, r1) in zip(runs[True], runs[False]):
+        assert torch.equal(d2, d1)
+        assert torch.equal(r2, r1)
