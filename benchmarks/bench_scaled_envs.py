@@ -8,6 +8,8 @@ process):
     scaled      every env its own scale (0.8 .. 1.2) of both actors: one world per env
     meshes      as scaled, the box a mesh collider (assets/urdf/mesh_objects/mesh_box.urdf):
                 every world its own scaled mesh (DeXtreme's ADR scales its hand's meshes)
+    objects     every env the quadruped and a box asset of its own (create_box of another size
+                per env): different assets of the same bodies and shapes, one world per env
     assets      even envs a quadruped, odd envs a biped (assets/urdf/biped): envs hold
                 different bodies, which Newton's MuJoCo solver cannot step as separate worlds,
                 so they share one world
@@ -32,7 +34,7 @@ import sys
 import time
 
 ASSETS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assets", "urdf")
-CASES = ("identical", "scaled", "meshes", "assets")
+CASES = ("identical", "scaled", "meshes", "objects", "assets")
 
 
 def measure(case, n, steps):
@@ -57,6 +59,9 @@ def measure(case, n, steps):
         robot = biped if case == "assets" and i % 2 else quad
         s = 0.8 + 0.4 * i / max(n - 1, 1) if case in ("scaled", "meshes") else 1.0
         a = gym.create_actor(env, robot, gymapi.Transform(gymapi.Vec3(0, 0, 1.0 * s)), "robot", i, 0)
+        if case == "objects":
+            side = 0.15 + 0.1 * i / max(n - 1, 1)
+            box = gym.create_box(sim, side, side, 0.2, gymapi.AssetOptions())
         b = gym.create_actor(env, box, gymapi.Transform(gymapi.Vec3(0.8, 0, 0.3)), "box", i, 0)
         envs.append(env)
         if s != 1.0:

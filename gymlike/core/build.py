@@ -26,9 +26,10 @@ AFTER_MODEL = []
 def one_world(sim: Sim) -> bool:
     """Whether all envs share one Newton world (isolated by collision groups) instead of one
     world per env: when an actor in collision group -1 must collide with every env (Isaac Gym's
-    projectiles), or, on SIM_PHYSX, when envs hold different actors (Newton's MuJoCo solver
-    needs worlds of the same bodies and joints when it steps them separately, collision groups
-    and filters included). Envs whose actors differ only in scale keep one world each."""
+    projectiles), or, on SIM_PHYSX, when envs hold actors of different bodies, joints or
+    shapes (Newton's MuJoCo solver needs worlds of the same bodies and joints when it steps
+    them separately, collision groups and filters included). Envs whose actors differ only in
+    scale, or are other assets of the same structure (_env_signature), keep one world each."""
     if len(sim.envs) < 2:
         return False
     if any(a.group == -1 for e in sim.envs for a in e.actors):
@@ -555,13 +556,15 @@ def _mujoco_capacity(sim, cone="elliptic"):
 
 
 def _env_signature(env):
-    """What must be equal for two envs to be worlds of one MuJoCo model: the actors' assets, and
-    their collisions (the group plan and every shape's filter bits, which become the world's
-    geom masks and exclusions). Scales may differ (domain randomization of scale, Isaac Gym's
-    actor_scaling): Newton's MuJoCo solver gives each world its own geom sizes, body frames,
+    """What must be equal for two envs to be worlds of one MuJoCo model: the structure of the
+    actors' assets (Asset.structure: the same asset, or one of the same bodies, joints and
+    shapes), and their collisions (the group plan and every shape's filter bits, which become
+    the world's geom masks and exclusions). Scales and those assets' values may differ (domain
+    randomization of scale, Isaac Gym's actor_scaling, an object of another size or mesh per
+    env): Newton's MuJoCo solver gives each world its own geom sizes, body and joint frames,
     masses and inertias (core/mjw.fixed_child_frames and SolverMuJoCoC._reshaped_boxes
     complete it), and its own mesh assets (SolverMuJoCoC._meshes_without_hulls on MuJoCo C)."""
-    return (tuple((a.asset.id, tuple(int(f) for f in a.shape_props["filter"])) for a in env.actors),
+    return (tuple((a.asset.structure, tuple(int(f) for f in a.shape_props["filter"])) for a in env.actors),
             tuple(_plan_collisions(env)))
 
 

@@ -480,12 +480,13 @@ class SolverMuJoCoC(SolverMuJoCo):
                 self.frames[key][w] = v
             dirty |= set(part)
         values.update(self.frames)
+        frames_broken = bool(dirty & (self.FRAME_INPUTS | set(self.frames))) and self._break_same_frames(values)
         owned = {"dof_frictionloss"} & set(values) if self.friction_rows else set()
         for key in dirty:
             v = values[key]
             self.shared[key] = key not in owned and bool((v == v[:1]).all())
         per_world = {key for key in values if not self.shared.get(key, False)}
-        remake = self.expanded != per_world
+        remake = self.expanded != per_world or frames_broken
         if not (dirty or remake):
             self.cur.params_synced()
             return
@@ -508,6 +509,54 @@ class SolverMuJoCoC(SolverMuJoCo):
         if dirty & self.GEOMETRY:
             self.memo.drop("caps")
         self.cur.params_synced()
+
+    def _break_same_frames(self, values: dict) -> bool:
+        """MuJoCo's compiler marks a geom whose frame is its body's frame or its body's inertial
+        frame, in position and rotation or in rotation alone (geom_sameframe), and kinematics
+        then copies that frame instead of applying the geom's pos / quat. The per-world values
+        can break the mark in other worlds than the one it was compiled from (another asset's
+        geom frame or mesh orientation, a centre of mass moved per env): those geoms lose it
+        in the template, for good (a mark is never given back). True where one did (the batch
+        is then made again)."""
+        m, ng = self.template, int(self.mj_model.ngeom)
+        code = np.asarray(m.geom_sameframe)[:ng]
+        live = np.flatnonzero(code != 0)
+        if not len(live):
+            return False
+        n, nb = self.nworld, int(m.nbody)
+
+        def per_world(key, base, width, count):
+            v = values.get(key)
+            v = np.asarray(base, np.float64).reshape(1, -1) if v is None else v
+            v = v.reshape(len(v), -1, width)[:, :count]
+            return np.broadcast_to(v, (n, count, width))
+        pos = per_world("geom_pos", m.geom_pos, 3, ng)
+        quat = per_world("geom_quat", m.geom_quat, 4, ng)
+        ipos = per_world("body_ipos", m.body_ipos, 3, nb)
+        iquat = per_world("body_iquat", m.body_iquat, 4, nb)
+        F = self.mujoco.mjtSameFrame
+        one = np.array([1.0, 0.0, 0.0, 0.0])
+        tol = 1e-6      # (float32 rounding of Newton's values: the frame is that one)
+
+        def same_rot(q, r):
+            return np.minimum(np.abs(q - r).max(-1), np.abs(q + r).max(-1)) <= tol
+        broken = []
+        for g in live:
+            c, b = int(code[g]), int(m.geom_bodyid[g])
+            if c in (int(F.mjSAMEFRAME_BODY), int(F.mjSAMEFRAME_BODYROT)):
+                ok = same_rot(quat[:, g], one)
+                if c == int(F.mjSAMEFRAME_BODY):
+                    ok &= np.abs(pos[:, g]).max(-1) <= tol
+            else:
+                ok = same_rot(quat[:, g], iquat[:, b])
+                if c == int(F.mjSAMEFRAME_INERTIA):
+                    ok &= np.abs(pos[:, g] - ipos[:, b]).max(-1) <= tol
+            if not ok.all():
+                broken.append(g)
+        if not broken:
+            return False
+        m.geom_sameframe[broken] = int(F.mjSAMEFRAME_NONE)
+        return True
 
     def _world_values(self, key: str, raw: np.ndarray, shape: tuple) -> np.ndarray:
         """(worlds, n) float64: Newton's values of a field (`raw`, mjw_model's array) as each world

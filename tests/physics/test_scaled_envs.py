@@ -432,3 +432,98 @@ def test_contacts_of_each_env_in_a_one_world_on_mujoco_c(gym):
         assert set(zip(c["env0"].tolist(), c["env1"].tolist())) <= {(i, -1), (-1, i)}
         assert set(zip(c["body0"].tolist(), c["body1"].tolist())) <= {(0, -1), (-1, 0)}
     gym.destroy_sim(sim)
+
+
+# a pendulum of the PENDULUM's bodies and joints with another rod length, bob size and mass
+PENDULUM_OF = """<robot name="pendulum">
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="rod"><inertial><origin xyz="0 0 -{half}"/><mass value="0.2"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0 0 -{half}"/><geometry><box size="0.02 0.02 {rod}"/></geometry></collision></link>
+  <link name="bob"><inertial><mass value="{mass}"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><sphere radius="{bob}"/></geometry></collision></link>
+  <joint name="swing" type="revolute"><parent link="base"/><child link="rod"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="100" velocity="100"/></joint>
+  <joint name="weld" type="fixed"><parent link="rod"/><child link="bob"/><origin xyz="0 0 -{arm}"/></joint>
+</robot>"""
+
+# one body colliding through a cuboid mesh of its own file
+CUBOID = """<robot name="cuboid"><link name="body"><inertial><mass value="0.5"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  <collision><geometry><mesh filename="{name}.obj"/></geometry></collision></link></robot>"""
+
+# per env: pendulum (rod length, bob radius, bob mass, arm), cuboid mesh and box half extents
+OTHERS = ((0.2, 0.04, 1.0, 0.3, (0.05, 0.05, 0.05), (0.05, 0.04, 0.03)),
+          (0.35, 0.06, 2.0, 0.45, (0.08, 0.05, 0.03), (0.1, 0.05, 0.06)),
+          (0.1, 0.03, 0.5, 0.15, (0.04, 0.06, 0.07), (0.03, 0.03, 0.02)))
+
+
+def _cuboid_obj(path, h):
+    corners = [(sx * h[0], sy * h[1], sz * h[2]) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+    faces = ((1, 2, 4), (1, 4, 3), (5, 7, 8), (5, 8, 6), (1, 5, 6), (1, 6, 2),
+             (3, 4, 8), (3, 8, 7), (1, 3, 7), (1, 7, 5), (2, 6, 8), (2, 8, 4))
+    path.write_text("".join(f"v {x} {y} {z}\n" for x, y, z in corners) +
+                    "".join(f"f {a} {b} {c}\n" for a, b, c in faces))
+
+
+def _others(gym, tmp_path, which, frames=40):
+    """Envs holding, per OTHERS[k] for k in `which`: a pendulum started at 1 rad, a cuboid mesh
+    and a box (create_box) dropped 2 cm onto the ground, each its own asset -> (sim, body
+    positions (frames, envs, bodies, 3))."""
+    sim = make_sim(gym, dt=DT, substeps=2)
+    envs = []
+    for i, k in enumerate(which):
+        rod, bob, mass, arm, mesh_h, box_h = OTHERS[k]
+        write(tmp_path, f"pendulum{k}.urdf", PENDULUM_OF.format(rod=rod, half=rod / 2, bob=bob, mass=mass, arm=arm))
+        _cuboid_obj(tmp_path / f"cuboid{k}.obj", mesh_h)
+        write(tmp_path, f"cuboid{k}.urdf", CUBOID.format(name=f"cuboid{k}"))
+        pend = gym.load_asset(sim, str(tmp_path), f"pendulum{k}.urdf", options(fix_base_link=True))
+        mesh = gym.load_asset(sim, str(tmp_path), f"cuboid{k}.urdf", options())
+        box = gym.create_box(sim, *(2 * h for h in box_h), options())
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
+        p = gym.create_actor(env, pend, pose(z=1.0), "pendulum", i, 0)
+        gym.create_actor(env, mesh, pose(x=0.5, z=mesh_h[2] + 0.02), "cuboid", i, 0)
+        gym.create_actor(env, box, pose(x=-0.5, z=box_h[2] + 0.02), "box", i, 0)
+        st = gym.get_actor_dof_states(env, p, gymapi.STATE_ALL)
+        st["pos"][0] = 1.0
+        gym.set_actor_dof_states(env, p, st, gymapi.STATE_ALL)
+        envs.append(env)
+    return sim, _run(gym, sim, envs, frames)
+
+
+@pytest.mark.parametrize("pipeline", ["mujoco-c", pytest.param("warp", marks=pytest.mark.slow)])
+def test_envs_of_other_assets_of_the_same_structure_keep_a_world_each(gym, tmp_path, monkeypatch, pipeline):
+    """Envs whose actors are different assets of the same bodies, joints and shapes (pendulums
+    of other lengths and masses with a welded bob, cuboid meshes of their own files, boxes of
+    other sizes) keep one world each, as scaled envs do: each env moves as its assets alone,
+    the bob swings at its own arm, the cuboid and the box rest on their own half heights."""
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
+    sim, mixed = _others(gym, tmp_path, range(len(OTHERS)))
+    assert not sim.one_world and int(sim.model.world_count) == len(OTHERS)
+    from gymlike.core.mjc import SolverMuJoCoC
+    assert isinstance(sim.solver, SolverMuJoCoC) == (pipeline == "mujoco-c")
+    for k, (rod, bob, mass, arm, mesh_h, box_h) in enumerate(OTHERS):
+        single, alone = _others(gym, tmp_path, [k])
+        err = np.abs(mixed[:, k] - alone[:, 0]).max()
+        assert err < 1e-4, f"env {k}: {err:.2e} m from its assets simulated alone"
+        gym.destroy_sim(single)
+        assert np.linalg.norm(mixed[0, k, 2] - np.array([0.0, 0.0, 1.0])) == pytest.approx(arm, rel=1e-3)
+        assert mixed[-1, k, 3, 2] == pytest.approx(mesh_h[2], abs=2e-3)
+        assert mixed[-1, k, 4, 2] == pytest.approx(box_h[2], abs=2e-3)
+    gym.destroy_sim(sim)
+
+
+def test_the_same_file_loaded_per_env_keeps_a_world_each(gym, tmp_path):
+    """Client code that loads its asset once per env gets one world per env, as with one
+    load; a box and a sphere (other shapes) still share one world (previous test)."""
+    write(tmp_path, "pendulum.urdf", PENDULUM)
+    sim = make_sim(gym, dt=DT)
+    for i in range(3):
+        asset = gym.load_asset(sim, str(tmp_path), "pendulum.urdf", options(fix_base_link=True))
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        gym.create_actor(env, asset, pose(z=1.0), "pendulum", i, 0)
+    gym.simulate(sim)
+    assert not sim.one_world and int(sim.model.world_count) == 3
+    gym.destroy_sim(sim)

@@ -164,6 +164,33 @@ class Asset:
         return getattr(self._make, "scales", True) and not self.soft_bodies
 
     @property
+    def structure(self) -> tuple:
+        """What an actor of this asset makes of a MuJoCo world beyond the values Newton's MuJoCo
+        solver keeps per world (frames, axes, limits, masses, inertias, geom sizes, meshes,
+        gains): the body tree, joint types, DOFs and their actuators, every shape's body, type
+        and flags, and the filter pairs. Envs whose actors match in it (and in collisions) keep
+        one world each (build._env_signature): the same file loaded twice, boxes of different
+        sizes, links of other lengths or meshes. Assets whose files give what MuJoCo shares
+        between worlds (tendon coefficients, equality and mimic constraints, MJCF and USD
+        files, soft bodies) match only themselves."""
+        key = self.__dict__.get("_structure")
+        if key is None:
+            b = self.builder(1.0, True)
+            if (self.kind not in self.COPY_SCALED_KINDS or self.soft_bodies or self.tendons is not None
+                    or b.constraint_mimic_joint0
+                    or any(len(v.values) for v in b.custom_attributes.values() if hasattr(v.values, "__len__"))):
+                key = ("asset", self.id)
+            else:
+                # (every DOF is limited in MuJoCo, core/props.py: limits are values per world)
+                key = (len(b.body_label), tuple(b.joint_parent), tuple(b.joint_child), tuple(b.joint_type),
+                       tuple(tuple(d) for d in b.joint_dof_dim), tuple(b.joint_target_mode),
+                       tuple(b.shape_body), tuple(int(t) for t in b.shape_type), tuple(int(f) for f in b.shape_flags),
+                       tuple(bool(x) for x in b.shape_is_solid),
+                       tuple(sorted(tuple(p) for p in b.shape_collision_filter_pairs)))
+            self.__dict__["_structure"] = key
+        return key
+
+    @property
     def has_equalities(self) -> bool:
         """Whether the file gives equality constraints (MJCF; their anchors are lengths)."""
         eq = self.builder(1.0, True).custom_attributes.get("mujoco:equality_constraint_type")
