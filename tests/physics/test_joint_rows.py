@@ -80,6 +80,21 @@ def test_velocity_limit_keeps_momentum_and_bounds_the_joint(gym, tmp_path, pipel
     assert np.abs(c[:2] - c0[:2]).max() < 5e-3
 
 
+def _effort_flails(gym, sim, asset, n):
+    """`n` envs of one flail each at z 5 m, its DOF in DOF_MODE_EFFORT; prepares the sim and
+    returns [(env, actor)]."""
+    actors = []
+    for i in range(n):
+        env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), n)
+        actor = gym.create_actor(env, asset, pose(z=5.0), "flail", i, 0)
+        props = gym.get_actor_dof_properties(env, actor)
+        props["driveMode"][:] = gymapi.DOF_MODE_EFFORT
+        gym.set_actor_dof_properties(env, actor, props)
+        actors.append((env, actor))
+    gym.prepare_sim(sim)
+    return actors
+
+
 def test_velocity_limits_within_one_call_of_all_substeps_equal_substep_calls(gym, tmp_path, monkeypatch):
     """MuJoCo C steps all substeps of a simulate in one batch call, and redoes substep by
     substep only the worlds where a DOF went over its velocity limit before the last one: three
@@ -93,15 +108,7 @@ def test_velocity_limits_within_one_call_of_all_substeps_equal_substep_calls(gym
         sim = make_sim(gym, ground=False, dt=substeps / 120, substeps=substeps)
         write(tmp_path, "flail.urdf", FLAIL.format(vmax=4.0))
         asset = gym.load_asset(sim, str(tmp_path), "flail.urdf", options(max_angular_velocity=1000.0))
-        actors = []
-        for i in range(3):
-            env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 3)
-            actor = gym.create_actor(env, asset, pose(z=5.0), "flail", i, 0)
-            props = gym.get_actor_dof_properties(env, actor)
-            props["driveMode"][:] = gymapi.DOF_MODE_EFFORT
-            gym.set_actor_dof_properties(env, actor, props)
-            actors.append((env, actor, props))
-        gym.prepare_sim(sim)
+        actors = _effort_flails(gym, sim, asset, 3)
         assert mjc.c_step(handles.sim_of(sim).solver) is not None
         dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
         roots = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
@@ -109,7 +116,7 @@ def test_velocity_limits_within_one_call_of_all_substeps_equal_substep_calls(gym
         redo, out = [], []
         for frame in range(30):
             for _ in range(2 // substeps):
-                for (env, actor, _), effort in zip(actors, (20.0 if frame >= 10 else 0.0, 0.05, 0.0)):
+                for (env, actor), effort in zip(actors, (20.0 if frame >= 10 else 0.0, 0.05, 0.0)):
                     gym.apply_actor_dof_efforts(env, actor, np.array([effort], np.float32))
                 if substeps == 2:
                     cs.joint and cs.joint.pop("redo", None)
@@ -390,15 +397,7 @@ def test_damped_env_moves_alike_beside_an_env_at_its_velocity_limit(gym, tmp_pat
         sim = make_sim(gym, ground=False, dt=1 / 60, substeps=2)
         asset = gym.load_asset(sim, str(tmp_path), "flail.urdf",
                                options(max_angular_velocity=1000.0, angular_damping=0.5))
-        actors = []
-        for i in range(2):
-            env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
-            actor = gym.create_actor(env, asset, pose(z=5.0), "flail", i, 0)
-            props = gym.get_actor_dof_properties(env, actor)
-            props["driveMode"][:] = gymapi.DOF_MODE_EFFORT
-            gym.set_actor_dof_properties(env, actor, props)
-            actors.append((env, actor))
-        gym.prepare_sim(sim)
+        actors = _effort_flails(gym, sim, asset, 2)
         dofs = gymtorch.wrap_tensor(gym.acquire_dof_state_tensor(sim))
         roots = gymtorch.wrap_tensor(gym.acquire_actor_root_state_tensor(sim))
         out = []

@@ -20,22 +20,24 @@ from conftest import make_sim, options, pose, write
 DT = 1.0 / 60.0
 SCALES = (1.0, 1.6, 0.6)
 
-# a fixed-base pendulum whose bob is welded to the rod (a fixed joint), and a free dumbbell of
-# two spheres on a bar (one body, three geoms)
-PENDULUM = """<robot name="pendulum">
+# a fixed-base pendulum whose bob is welded to the rod (a fixed joint), with its rod length, bob
+# radius and mass and the bob's arm as parameters
+PENDULUM_OF = """<robot name="pendulum">
   <link name="base"><inertial><mass value="1"/>\
 <inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="rod"><inertial><origin xyz="0 0 -0.1"/><mass value="0.2"/>\
+  <link name="rod"><inertial><origin xyz="0 0 -{half}"/><mass value="0.2"/>\
 <inertia ixx="1e-3" iyy="1e-3" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin xyz="0 0 -0.1"/><geometry><box size="0.02 0.02 0.2"/></geometry></collision></link>
-  <link name="bob"><inertial><mass value="1"/>\
+    <collision><origin xyz="0 0 -{half}"/><geometry><box size="0.02 0.02 {rod}"/></geometry></collision></link>
+  <link name="bob"><inertial><mass value="{mass}"/>\
 <inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><geometry><sphere radius="0.04"/></geometry></collision></link>
+    <collision><geometry><sphere radius="{bob}"/></geometry></collision></link>
   <joint name="swing" type="revolute"><parent link="base"/><child link="rod"/><axis xyz="0 1 0"/>
     <limit lower="-3" upper="3" effort="100" velocity="100"/></joint>
-  <joint name="weld" type="fixed"><parent link="rod"/><child link="bob"/><origin xyz="0 0 -0.3"/></joint>
+  <joint name="weld" type="fixed"><parent link="rod"/><child link="bob"/><origin xyz="0 0 -{arm}"/></joint>
 </robot>"""
+PENDULUM = PENDULUM_OF.format(rod=0.2, half=0.1, bob=0.04, mass=1, arm=0.3)
 
+# a free dumbbell of two spheres on a bar (one body, three geoms)
 DUMBBELL = """<robot name="dumbbell">
   <link name="bar"><inertial><mass value="1"/>\
 <inertia ixx="2e-3" iyy="2e-3" izz="2e-3" ixy="0" ixz="0" iyz="0"/></inertial>
@@ -433,21 +435,6 @@ def test_contacts_of_each_env_in_a_one_world_on_mujoco_c(gym):
         assert set(zip(c["body0"].tolist(), c["body1"].tolist())) <= {(0, -1), (-1, 0)}
     gym.destroy_sim(sim)
 
-
-# a pendulum of the PENDULUM's bodies and joints with another rod length, bob size and mass
-PENDULUM_OF = """<robot name="pendulum">
-  <link name="base"><inertial><mass value="1"/>\
-<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="rod"><inertial><origin xyz="0 0 -{half}"/><mass value="0.2"/>\
-<inertia ixx="1e-3" iyy="1e-3" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin xyz="0 0 -{half}"/><geometry><box size="0.02 0.02 {rod}"/></geometry></collision></link>
-  <link name="bob"><inertial><mass value="{mass}"/>\
-<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><geometry><sphere radius="{bob}"/></geometry></collision></link>
-  <joint name="swing" type="revolute"><parent link="base"/><child link="rod"/><axis xyz="0 1 0"/>
-    <limit lower="-3" upper="3" effort="100" velocity="100"/></joint>
-  <joint name="weld" type="fixed"><parent link="rod"/><child link="bob"/><origin xyz="0 0 -{arm}"/></joint>
-</robot>"""
 
 # one body colliding through a cuboid mesh of its own file
 CUBOID = """<robot name="cuboid"><link name="body"><inertial><mass value="0.5"/>\
