@@ -450,14 +450,16 @@ def _make_solver(sim, newton_contacts):
                 # of seconds for a one world. A row touches the DOFs of at most two actors.
                 tree = max(a.asset._newton_dof_count for a in sim.all_actors())
                 kw.setdefault("njmax_nnz", kw["njmax"] * max(1, min(model.joint_dof_count, 2 * tree)))
-            with warnings.catch_warnings():
+            mj_warnings = mjc.MuJoCoWarnings()          # (Newton's conversion runs MuJoCo C's forward)
+            with warnings.catch_warnings(), mj_warnings:
                 # MuJoCo-Warp's model upload warns of every geom of friction 0 (PhysX takes 0:
                 # frictionless shapes) that it "may cause NaN"; its collision, MuJoCo C's and
                 # Newton's conversion of contacts all floor friction at MJ_MINMU, so it cannot
                 warnings.filterwarnings("ignore", message=r"geom \d+: friction\[\d\] .* < MJ_MINMU")
                 if not newton_contacts and c_path:
                     # on the CPU: MuJoCo's C library steps the worlds
-                    solver = mjc.SolverMuJoCoC(model, defer=sim.defer_state_sync, arena_kib=arena, **kw)
+                    solver = mjc.SolverMuJoCoC(model, defer=sim.defer_state_sync, arena_kib=arena,
+                                               mj_warnings=mj_warnings, **kw)
                 else:
                     if arena is not None:
                         warn("prepare_sim: sim.mujoco_options['arena_kib'] sizes MuJoCo C's arena; this sim steps "

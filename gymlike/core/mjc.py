@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -114,6 +115,50 @@ SolverMuJoCo = _newton().solvers.SolverMuJoCo
 _CAPACITY_WARNINGS = ("mjWARN_CONTACTFULL", "mjWARN_CNSTRFULL")
 
 
+class MuJoCoWarnings:
+    """MuJoCo C's own warnings during a sim's calls into it, given as Python warnings, each kind
+    (the message without its numbers) once per sim. MuJoCo's default handler prints every one
+    to stdout and appends it to a MUJOCO_LOG.TXT in the working folder: a hand's grasps made
+    thousands of lines and a megabyte file in a client's folder. The handler is installed only
+    for the sim's calls (`with solver.mj_warnings:`, its build included) and only where the
+    client installed none of its own, which then keeps receiving them. MuJoCo calls it on the
+    batch's threads, holding the GIL."""
+
+    _NUMBERS = re.compile(r"[-+]?[0-9][0-9.eE+-]*")
+
+    def __init__(self):
+        import mujoco
+        self.mujoco = mujoco
+        self.got = []            # (the messages of the current call)
+        self.shown = set()       # (the kinds given so far)
+        self.installed = False
+        self.depth = 0           # (calls within calls: the outermost installs and reports)
+
+    def __enter__(self):
+        if not self.depth and self.mujoco.get_mju_user_warning() is None:
+            self.mujoco.set_mju_user_warning(self.got.append)
+            self.installed = True
+        self.depth += 1
+        return self
+
+    def __exit__(self, *exc):
+        self.depth -= 1
+        if self.depth:
+            return False
+        if self.installed:
+            self.mujoco.set_mju_user_warning(None)
+            self.installed = False
+        if self.got:
+            got, self.got[:] = list(self.got), []
+            kinds = [self._NUMBERS.sub("#", m) for m in got]
+            for message, kind in zip(got, kinds):
+                if kind not in self.shown:
+                    self.shown.add(kind)
+                    warn(f"MuJoCo warned: {message.strip()} ({kinds.count(kind)} in this call; gymlike gives "
+                         "each kind of MuJoCo's warnings once per sim)", RuntimeWarning)
+        return False
+
+
 @upstream.constants_on_c
 @upstream.excludes_in_one_pass
 @upstream.keeping_spec
@@ -124,9 +169,10 @@ class SolverMuJoCoC(SolverMuJoCo):
     (gymlike's Sim runs it on the next read of `sim.state`); None converts after every step.
     `nthread`: MuJoCo threads (default: one per core, at most one per world). `arena_kib`:
     MuJoCo's arena per thread (contacts and constraints of one world's step), KiB; default
-    MuJoCo's own sizing (megabytes for gymlike's robots)."""
+    MuJoCo's own sizing (megabytes for gymlike's robots). `mj_warnings`: the sim's
+    MuJoCoWarnings (the one its build ran in; default a new one)."""
 
-    def __init__(self, model, *, defer=None, nthread=None, arena_kib=None, **kwargs):
+    def __init__(self, model, *, defer=None, nthread=None, arena_kib=None, mj_warnings=None, **kwargs):
         import mujoco
         from mujoco import batch as mj_batch
         self.mj_spec = None
@@ -138,6 +184,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         # (_forget_ranges), "dof_forces", "contact_wrenches", "body_f" (_body_f_rows), "wrenches"
         # (_wrench_tables), "caps" (_speed_bound_tables), "setconst" (_scratch_model),
         # "joint_structure" (_joint_tables), "check_structure" (_build_check_tables)
+        self.mj_warnings = MuJoCoWarnings() if mj_warnings is None else mj_warnings
         self.memo = Memo()
         self.check_dev = None        # the DeviceTables check_rows last read
         # one world holding every env (envs of different actors): its MuJoCo exclusions keep the
@@ -390,11 +437,12 @@ class SolverMuJoCoC(SolverMuJoCo):
         # constants after this call, in between, is read at the next sync)
         self._sync_params(defer=self.FROM_CONSTANTS)
         m, d = self.memo.get("setconst", (self.batch,), self._scratch_model)
-        for w in np.flatnonzero(self.const_worlds):
-            self.batch.get_model(int(w), m)
-            self.mujoco.mj_setConst(m, d)
-            for name, a in out:
-                a[w] = np.asarray(getattr(m, name)).reshape(a[w].shape)
+        with self.mj_warnings:
+            for w in np.flatnonzero(self.const_worlds):
+                self.batch.get_model(int(w), m)
+                self.mujoco.mj_setConst(m, d)
+                for name, a in out:
+                    a[w] = np.asarray(getattr(m, name)).reshape(a[w].shape)
         self.const_worlds[:] = False
         return True
 
@@ -751,16 +799,17 @@ class SolverMuJoCoC(SolverMuJoCo):
         cur.inputs_written(efforts or efforts_on_rows, body_forces or wrenches is not None)
         if self.before_step is not None:
             self.before_step(self.batch.state, int(substeps))
-        if self.joint is not None:
-            self._joint_rows_before_step()
-        try:
-            if limited:
-                self._step_within_limits(int(substeps), float(dt), wrenches)
-            else:
-                self.batch.step(nstep=int(substeps))
-        except self._batch_mod.SimulationError as e:
-            # (those worlds kept their state; gymlike's NaN guard names them after the step)
-            self.failed = ([int(i) for i in e.ids], self.batch.error(int(e.ids[0])))
+        with self.mj_warnings:
+            if self.joint is not None:
+                self._joint_rows_before_step()
+            try:
+                if limited:
+                    self._step_within_limits(int(substeps), float(dt), wrenches)
+                else:
+                    self.batch.step(nstep=int(substeps))
+            except self._batch_mod.SimulationError as e:
+                # (those worlds kept their state; gymlike's NaN guard names them after the step)
+                self.failed = ([int(i) for i in e.ids], self.batch.error(int(e.ids[0])))
         self._check_capacity()
         cur.rows_stepped(state_out)
         self._convert_later()            # MuJoCo -> Newton's state when next read
@@ -1442,15 +1491,16 @@ class SolverMuJoCoC(SolverMuJoCo):
         out = []
         data = mujoco.MjData(self.template)
         own = copy.copy(self.template) if self.expanded else None    # (a world's parameters go here)
-        for w in worlds:
-            self.batch.get_data(int(w), data)
-            model = self.template if own is None else self.batch.get_model(int(w), own)
-            mujoco.mj_forward(model, data)
-            for i in range(data.ncon):
-                c = data.contact[i]
-                f = np.zeros(6)
-                mujoco.mj_contactForce(model, data, i, f)
-                out.append((int(w), tuple(c.geom), c.pos.copy(), c.frame.reshape(3, 3).copy(), float(c.dist), f))
+        with self.mj_warnings:
+            for w in worlds:
+                self.batch.get_data(int(w), data)
+                model = self.template if own is None else self.batch.get_model(int(w), own)
+                mujoco.mj_forward(model, data)
+                for i in range(data.ncon):
+                    c = data.contact[i]
+                    f = np.zeros(6)
+                    mujoco.mj_contactForce(model, data, i, f)
+                    out.append((int(w), tuple(c.geom), c.pos.copy(), c.frame.reshape(3, 3).copy(), float(c.dist), f))
         return out
 
     # ------------------------------------------------------------------ checks on MuJoCo's state

@@ -6,11 +6,13 @@ import math
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
 
-from conftest import ASSETS, TESTS, humanoid_sim, make_sim, options, pose, simulate_random_efforts, write
+from conftest import (ASSETS, PENDULUM_URDF, TESTS, humanoid_sim, make_sim, options, pose, simulate_random_efforts,
+                      write)
 from gymlike import gymapi
 from gymlike.core import mjc
 
@@ -578,3 +580,60 @@ def test_benchmark_references_replay_the_c_steps(gym, monkeypatch):
     assert [r[3] for r in rec.records] == [2] * 6            # (one batch call of both substeps each)
     assert rec.replay_whole() > 0 and rec.replay() > 0
     np.testing.assert_array_equal(rec.whole[:, -1], cs.batch.state[:, rec.x_cols])
+
+
+def _spinning_pendulums(gym, tmp_path, env):
+    """2 envs of a pendulum; env `env`'s hinge set spinning at 1e12 rad/s, which makes MuJoCo C
+    warn ("Nan, Inf or huge value in QVEL") in its next step."""
+    write(tmp_path, "p.urdf", PENDULUM_URDF.format(L=0.5))
+    sim = make_sim(gym, ground=False)
+    asset = gym.load_asset(sim, str(tmp_path), "p.urdf", options(fix_base_link=True))
+    for i in range(2):
+        e = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 2)
+        gym.create_actor(e, asset, pose(z=1.0), "p", i, 0)
+    gym.prepare_sim(sim)
+    spin(gym, sim, env)
+    return sim
+
+
+def spin(gym, sim, env):
+    states = gym.get_actor_dof_states(gym.get_env(sim, env), 0, gymapi.STATE_ALL)
+    states["vel"][0] = 1e12
+    gym.set_actor_dof_states(gym.get_env(sim, env), 0, states, gymapi.STATE_VEL)
+
+
+def test_mujocos_own_warnings_are_python_warnings_once_per_sim(gym, tmp_path, monkeypatch, capfd):
+    """MuJoCo C's warnings in a sim's steps come as one Python RuntimeWarning per kind and sim,
+    not as MuJoCo's console lines and its MUJOCO_LOG.TXT in the working folder; a warning
+    handler the client installed keeps receiving them, and gymlike leaves none installed."""
+    import mujoco
+    monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", "mujoco-c")
+    monkeypatch.chdir(tmp_path)
+    assert mujoco.get_mju_user_warning() is None
+    sim = _spinning_pendulums(gym, tmp_path, 1)
+    assert mjc.c_step(sim.solver) is not None
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            gym.simulate(sim)
+        spin(gym, sim, 0)                                  # (the same kind again: not given again)
+        gym.simulate(sim)
+    told = [str(w.message) for w in seen if "MuJoCo warned" in str(w.message)]
+    assert len(told) == 1 and told[0].startswith("MuJoCo warned: Nan, Inf or huge value in QVEL at DOF 0"), told
+    assert seen[[str(w.message) for w in seen].index(told[0])].category is RuntimeWarning
+    assert "WARNING" not in capfd.readouterr().out
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
+    assert mujoco.get_mju_user_warning() is None
+    # a client's own handler gets them, and gymlike says nothing
+    mine = []
+    mujoco.set_mju_user_warning(mine.append)
+    try:
+        sim = _spinning_pendulums(gym, tmp_path, 0)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            gym.simulate(sim)
+        assert mujoco.get_mju_user_warning() is not None
+    finally:
+        mujoco.set_mju_user_warning(None)
+    assert len(mine) == 1 and mine[0].startswith("Nan, Inf or huge value in QVEL"), mine
+    assert not [w for w in seen if "MuJoCo warned" in str(w.message)]
