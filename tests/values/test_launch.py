@@ -39,6 +39,12 @@ def test_replays_run_the_kernel_and_every_change_reaches_it():
         launch("other", _add, 4, (a, 1.0))
     assert launch._cmds["other"][4]
     np.testing.assert_array_equal(a.numpy(), [14, 14, 13, 13])
+    for _ in range(4):                                  # replays, another array, back to the first:
+        launch("back", _add, 4, (a, 1.0))
+    launch("back", _add, 4, (b, 1.0))
+    launch("back", _add, 4, (a, 2.0 / 2))               # (equal scalars count as the same)
+    np.testing.assert_array_equal(a.numpy(), [19, 19, 18, 18])
+    np.testing.assert_array_equal(b.numpy(), [7, 7, 7, 7])
 
 
 def test_a_memo_remakes_a_table_when_a_source_is_another_object_or_dropped():
