@@ -192,6 +192,7 @@ class SolverMuJoCoC(SolverMuJoCo):
         self.exclude_later = not kwargs.get("separate_worlds", True)
         super().__init__(model, use_mujoco_contacts=True, **kwargs)
         mjw.fixed_child_frames(self)
+        mjw.floor_contact_weights(self)
         self.mujoco, self._batch_mod = mujoco, mj_batch
         self.defer = defer
         self.nworld = int(self.mjw_data.nworld)
@@ -445,6 +446,10 @@ class SolverMuJoCoC(SolverMuJoCo):
                     a[w] = np.asarray(getattr(m, name)).reshape(a[w].shape)
         self.const_worlds[:] = False
         return True
+
+    def constants_set(self) -> None:
+        """After MuJoCo's constants were computed (upstream.constants_on_c)."""
+        mjw.floor_contact_weights(self)
 
     def _scratch_model(self):
         """A copy of world 0's model and its MjData, to run MuJoCo functions on one world's model

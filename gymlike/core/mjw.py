@@ -34,6 +34,8 @@ from . import joint_rows, upstream
 from .launch import Launcher
 from .runtime import newton as _newton, wp as _wp
 
+MJ_MINVAL = 1e-15                # (MuJoCo's mjMINVAL)
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -82,6 +84,85 @@ def fixed_child_frames(solver: Any) -> None:
     # the constants MuJoCo derives from the bodies' layout (inverse weights, and from them
     # Newton's limit solref) were computed with world 0's frames: again, through Newton
     solver.notify_model_changed(_newton().ModelFlags.BODY_INERTIAL_PROPERTIES)
+
+
+# MuJoCo softens a contact row by the sum of its two bodies' translational inverse weights at
+# their centres of mass (body_invweight0[:, 0], from qpos0: R = (1 - d) / d * weight), standing in
+# for the inverse mass the contact point sees. A link whose COM lies on its joints' axes (a URDF
+# link with its inertial origin at its joint, as in the Allegro hand) cannot move its COM, and the
+# weight is degenerate: MuJoCo C's mj_setConst gives 0, a contact between two such links (or one
+# and the world) is then a near-rigid row (R at MuJoCo's floor of 1e-15) on which MuJoCo's Newton
+# solver diverges (hora's grasp resets with interpenetrating fingers reached 1e6 rad/s in one
+# step); MuJoCo-Warp's set_const_0 puts the rotational weight (1/(kg m^2)) in its place, which
+# makes those contacts so soft that fingers sink a centimetre into each other. PhysX has no such
+# weight. gymlike sets a degenerate weight, and floors every other, at CONTACT_WEIGHT_FLOOR times
+# what the body's rotation adds to the mean inverse weight of points on its geometry: on any
+# free body MuJoCo's weight, 1/m, is above that (a sphere 0.1 x 1.67/m, a thin rod 0.1 x ~2/m),
+# so only links whose COM barely moves change, on both pipelines alike.
+CONTACT_WEIGHT_FLOOR = 0.1
+
+
+def contact_levers(m: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per MuJoCo body of MjModel `m` at qpos0: the mean inverse weight its rotation adds at the
+    centres and bounding-box corners of its geoms, per unit of its rotational inverse weight
+    (body_invweight0[:, 1]), a squared lever arm (0 where the body has no geom or no rotation);
+    and the translational weight of its COM (body_invweight0[:, 0] as mj_setConst computes it)."""
+    import mujoco
+    lever, tran = np.zeros(m.nbody), np.zeros(m.nbody)
+    if m.nv == 0 or m.ngeom == 0:
+        return lever, tran
+    d = mujoco.MjData(m)
+    d.qpos[:] = m.qpos0
+    mujoco.mj_fwdPosition(m, d)            # (kinematics, COM frames, mass matrix and its factor)
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)] + [[0, 0, 0]], float)
+    jac = np.zeros((6, m.nv))
+    sol = np.zeros((6, m.nv))
+    for b in np.unique(m.geom_bodyid):
+        if m.body_weldid[b] == 0:              # (welded to the world: nothing moves)
+            continue
+        mujoco.mj_jacBodyCom(m, d, jac[:3], jac[3:], int(b))
+        mujoco.mj_solveM(m, d, sol, jac)
+        A = jac @ sol.T                        # (the COM's 6 x 6 inverse spatial inertia)
+        tran[b], rot = np.trace(A[:3, :3]) / 3, np.trace(A[3:, 3:]) / 3
+        if rot <= 0:
+            continue
+        g = np.flatnonzero(m.geom_bodyid == b)
+        local = m.geom_aabb[g, None, :3] + corners[None] * m.geom_aabb[g, None, 3:]
+        pts = d.geom_xpos[g, None] + np.einsum("gij,gkj->gki", d.geom_xmat[g].reshape(-1, 3, 3), local)
+        r = (pts - d.xipos[b]).reshape(-1, 3)
+        # a point's velocity is v - r x w: J_p = [I, -[r]x] J, A_p = B A B^T
+        cross = np.zeros((len(r), 3, 3))
+        cross[:, 0, 1], cross[:, 0, 2], cross[:, 1, 2] = -r[:, 2], r[:, 1], -r[:, 0]
+        cross -= cross.transpose(0, 2, 1)
+        B = np.concatenate([np.broadcast_to(np.eye(3), cross.shape), -cross], 2)
+        mean = np.einsum("pij,jk,pik->", B, A, B) / (3 * len(r))
+        lever[b] = max(0.0, mean - tran[b]) / rot
+    return lever, tran
+
+
+def floor_contact_weights(solver: Any) -> None:
+    """Set or floor MuJoCo's translational body inverse weights (see CONTACT_WEIGHT_FLOOR) in
+    every world of `solver.mjw_model` and in `solver.mj_model`, after MuJoCo C or MuJoCo-Warp
+    computed them. The levers are the compiled model's (worlds of scaled actors share them); a
+    weight is degenerate where it is below MuJoCo's mjMINVAL, or where MuJoCo-Warp put the
+    rotational weight in its place for a body whose COM the compiled model cannot move."""
+    levers = getattr(solver, "contact_levers", None)
+    if levers is None:
+        lever, tran = contact_levers(solver.mj_model)
+        levers = solver.contact_levers = (CONTACT_WEIGHT_FLOOR * lever, tran < MJ_MINVAL)
+    lever, fixed_com = levers
+    if not lever.any():
+        return
+    for w in (solver.mj_model.body_invweight0, solver.mjw_model.body_invweight0):
+        a = w if isinstance(w, np.ndarray) else w.numpy()
+        tran, rot = a[..., 0], a[..., 1]
+        floor = lever * rot
+        degenerate = ((tran < MJ_MINVAL) | ((tran == rot) & fixed_com)) & (lever > 0)
+        new = np.where(degenerate, floor, np.maximum(tran, floor))
+        if not np.array_equal(new, tran):
+            a[..., 0] = new
+            if not isinstance(w, np.ndarray):
+                w.assign(a)
 
 
 def rows_step(solver: Any) -> SolverMuJoCoWarp | None:
@@ -134,6 +215,7 @@ class _Tables:
                       inputs=[mw.dof_solimp, float(d0), float(width)])
 
 
+@upstream.constants_on_c
 @upstream.no_excludes_with_newton_contacts
 @upstream.around_warp_step
 class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
@@ -145,10 +227,19 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
         self.newton_contacts = not kwargs.get("use_mujoco_contacts", True)
         super().__init__(model, **kwargs)
         fixed_child_frames(self)
+        floor_contact_weights(self)
         self.jr = None               # _Tables, None: none yet or the model changed
         self.jr_next = None          # (h, friction scale, friction, limits) of the next step
         self.jr_fresh = True         # some world has no last step to read (valid == 0)
         self.jr_launch = Launcher(model.device)
+
+    def set_constants(self) -> bool:
+        """Newton computes MuJoCo's constants on MuJoCo-Warp (upstream.constants_on_c)."""
+        return False
+
+    def constants_set(self) -> None:
+        """After Newton computed MuJoCo's constants (upstream.constants_on_c)."""
+        floor_contact_weights(self)
 
     def begin_joint_rows(self, dev: DeviceTables, h: float, friction_scale: float) -> None:
         """The next step of `h` s runs the joint rows of `dev` (dev.joint_friction: friction

@@ -54,7 +54,8 @@ PRIVATE = (
      "ShadowHands, 165 ms at 256, at every domain randomization). The C step computes them with "
      "MuJoCo C's mj_setConst on the worlds that changed where Newton's call reduces to that one "
      "(constants_on_c; the instance attributes _dampratio_actuators and _dampratio_invweight_ids "
-     "say whether it does: tests/physics/test_c_constants.py fails when they are gone)"),
+     "say whether it does: tests/physics/test_c_constants.py fails when they are gone); both "
+     "pipelines floor MuJoCo's contact weights after it (mjw.floor_contact_weights)"),
     ("newton._src.sim.articulation", "eval_articulation_motion_subspace",
      "joint motion subspaces for DOF forces on MuJoCo-Warp / XPBD (core/forces/dynamics.py)"),
     ("rl_games.common.a2c_common.A2CBase", "_preproc_obs",
@@ -118,17 +119,18 @@ def keeping_spec(cls: type) -> type:
 
 
 def constants_on_c(cls: type) -> type:
-    """Class decorator for a SolverMuJoCo subclass defining `set_constants()` -> bool: Newton's
-    `_set_const_0` (see PRIVATE) first offers the work to it, and runs unchanged where it returns
-    False. Newton's method reduces to MuJoCo-Warp's set_const_0 where no actuator has a
-    dampratio to resolve and no body is kinematic (its lock of kinematic roots then adds
-    nothing): `plain_set_const(solver)` says so."""
+    """Class decorator for a SolverMuJoCo subclass defining `set_constants()` -> bool and
+    `constants_set()`: Newton's `_set_const_0` (see PRIVATE) first offers the work to
+    `set_constants`, and runs unchanged where it returns False; `constants_set` follows either
+    (mjw.floor_contact_weights). Newton's method reduces to MuJoCo-Warp's set_const_0 where no
+    actuator has a dampratio to resolve and no body is kinematic (its lock of kinematic roots
+    then adds nothing): `plain_set_const(solver)` says so."""
     hook = "_set_const_0"
 
     def set_const(self, lock_kinematic: bool = True):
-        if self.set_constants():
-            return
-        getattr(super(cls, self), hook)(lock_kinematic)
+        if not self.set_constants():
+            getattr(super(cls, self), hook)(lock_kinematic)
+        self.constants_set()
     setattr(cls, hook, set_const)
     return cls
 
