@@ -774,6 +774,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             if substeps != 1:
                 raise GymlikeValueError("SolverMuJoCoC.step: Newton's observables are filled one step at a time")
             self.sync()                  # (Newton's step starts from Newton's state)
+            mjw.stable_limits(self, dt)  # (as _prepare gives the batch's steps)
             super().step(state_in, state_out, control, contacts, dt, observables=observables, **kw)
             cur.newton_stepped(state_out)    # (the rows reload from the result)
             return
@@ -864,6 +865,7 @@ class SolverMuJoCoC(SolverMuJoCo):
             self.mjw_model.opt.timestep.fill_(dt)     # (MuJoCo-Warp's, and the batch's through _sync_params)
             self.cur.params_stale()
         if not self.cur.params_current:
+            mjw.stable_limits(self, dt)      # (the limits Newton wrote, for this time step)
             self._sync_params()
 
     def _write_inputs(self, ctrl=True, qfrc=True, xfrc=True):

@@ -165,6 +165,32 @@ def floor_contact_weights(solver: Any) -> None:
                 w.assign(a)
 
 
+def stable_limits(solver: Any, dt: float) -> None:
+    """Critically damp MuJoCo's joint limit rows for steps of `dt` s, in every world of
+    `solver.mjw_model`: an underdamped (timeconst tc, dampratio r < 1) becomes
+    (max(tc r, 2 dt), 1), the same stiffness (1 / (tc r)^2) where the step can hold it and
+    MuJoCo's stiffest stable limit (its `refsafe` bound, 2 dt, critically damped) where not.
+
+    Newton turns the limits' force-space stiffness and damping (1e4, 10 by default) into
+    (tc, r) by each DOF's inverse weight, which leaves every limit underdamped, light DOFs
+    worst: their tc comes out below 2 dt, which refsafe raises keeping r, so the limit's
+    natural frequency times dt is 1 / (2 r), an unstable spring below r = 0.25 (the Franka's
+    wrist in IsaacGymEnvs, r = 0.22: sent into its limit at 5 rad/s it came back at 378 rad/s)
+    and a bouncing one above (the Allegro hand's fingers, r = 0.29-0.35: back at 10.8 rad/s
+    from 5; the ANYmal's knees 4.6 from 5). PhysX's limits are hard, without restitution.
+    Tendon limits keep Newton's values: Isaac Gym's are springs (limit_stiffness)."""
+    arr = solver.mjw_model.jnt_solref
+    if arr.size == 0:
+        return
+    a = arr.numpy()
+    tc, r = a[..., 0].astype(np.float64), a[..., 1].astype(np.float64)
+    low = (tc > 0) & (r > 0) & (r < 1 - 1e-6)
+    if low.any():
+        a[..., 0] = np.where(low, np.maximum(tc * r, 2.0 * dt), tc)
+        a[..., 1] = np.where(low, 1.0, r)
+        arr.assign(a)
+
+
 def rows_step(solver: Any) -> SolverMuJoCoWarp | None:
     """The solver if it runs PhysX's joint rows on MuJoCo-Warp, else None."""
     return solver if isinstance(solver, SolverMuJoCoWarp) else None
@@ -228,10 +254,19 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
         super().__init__(model, **kwargs)
         fixed_child_frames(self)
         floor_contact_weights(self)
+        self.limits_dt = None        # the step the limit rows were made stable for (stable_limits)
         self.jr = None               # _Tables, None: none yet or the model changed
         self.jr_next = None          # (h, friction scale, friction, limits) of the next step
         self.jr_fresh = True         # some world has no last step to read (valid == 0)
         self.jr_launch = Launcher(model.device)
+
+    def step(self, state_in: newton.State, state_out: newton.State, control: newton.Control,
+             contacts: newton.Contacts | None, dt: float, **kwargs: Any) -> None:
+        """SolverMuJoCo.step, its limit rows stable for `dt` (stable_limits) first."""
+        if dt != getattr(self, "limits_dt", None):
+            stable_limits(self, dt)
+            self.limits_dt = dt
+        super().step(state_in, state_out, control, contacts, dt, **kwargs)
 
     def set_constants(self) -> bool:
         """Newton computes MuJoCo's constants on MuJoCo-Warp (upstream.constants_on_c)."""
@@ -325,6 +360,7 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
         rewritten dof_solimp). Other changes keep them (a fixed root's pose is written through
         JOINT_PROPERTIES at every reset of it)."""
         super().notify_model_changed(flags)
+        self.limits_dt = None            # (Newton may have rewritten the limits' solref)
         F = _newton().ModelFlags
         if int(flags) & int(F.JOINT_DOF_PROPERTIES | F.JOINT_DOF_FORCE_PROPERTIES | F.JOINT_DOF_INERTIAL_PROPERTIES
                             | F.MODEL_PROPERTIES):

@@ -523,7 +523,8 @@ def _levers(gym, tmp_path):
     pytest.param("warp", "far away", marks=pytest.mark.slow)])
 def test_absurd_finite_states_are_named_and_one_reset_recovers(gym, tmp_path, monkeypatch, pipeline, absurd):
     """The divergence guard names envs whose finite state is absurd: a 1e14 N m effort through a
-    [-3, 3] rad hinge limit, a DOF put 1010 rad past its limit, a body 2e6 m away; one reset of
+    [-3, 3] rad hinge limit, a DOF put 1e5 rad past its limit (its limit row pulls a DOF 1010 rad
+    past back below the guard's 1000 in one step), a body 2e6 m away; one reset of
     that env recovers it, and the other envs run on (bit for bit what they do without it, for
     the effort)."""
     monkeypatch.setenv("GYMLIKE_CPU_PIPELINE", pipeline)
@@ -531,7 +532,7 @@ def test_absurd_finite_states_are_named_and_one_reset_recovers(gym, tmp_path, mo
     dofs0, roots0 = dofs.clone(), roots.clone()
     if absurd == "past limit":
         bad = dofs0.clone()
-        bad[1, 0] = 3.0 + 1010.0
+        bad[1, 0] = 3.0 + 1.0e5
         gym.set_dof_state_tensor(sim, gymtorch.unwrap_tensor(bad))
     elif absurd == "far away":
         bad = roots0.clone()
@@ -555,7 +556,7 @@ def test_absurd_finite_states_are_named_and_one_reset_recovers(gym, tmp_path, mo
         gym.simulate(sim)
     gym.refresh_dof_state_tensor(sim)
     gym.refresh_actor_root_state_tensor(sim)
-    assert dofs[:, 0].abs().max() <= 3.0 + 1e-3
+    assert dofs[:, 0].abs().max() <= 3.0 + 0.02      # (MuJoCo's soft limit: within a step's travel)
     if absurd != "effort":
         return
     # the same run without the absurd effort: envs 0 and 2 are bit for bit the same

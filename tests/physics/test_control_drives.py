@@ -301,6 +301,44 @@ def test_driven_joint_stops_at_upper_limit(gym, tmp_path, engine):
     assert abs(w.mean()) < 0.01                  # (MuJoCo's stiff limit leaves a small ripple)
 
 
+LIGHT_LINK_URDF = """\
+<robot name="finger">
+  <link name="base"><inertial><mass value="1"/>\
+<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="link"><inertial><mass value="0.1"/>\
+<inertia ixx="2.5e-3" iyy="2.5e-3" izz="2.5e-3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="link"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="100" velocity="1000"/></joint>
+</robot>
+"""
+
+
+@pytest.mark.parametrize("speed", [5.0, 20.0])
+def test_a_light_link_stops_at_its_limit_without_bouncing_physx(gym, tmp_path, speed):
+    """A link of 2.5e-3 kg m^2 about its hinge (a finger's) sent into its limit at `speed`, no
+    drive, no gravity, 1/120 s steps: it stops within about a step's travel past the limit and
+    comes back at under a quarter of its speed (PhysX's limits are hard, without restitution).
+    With Newton's limit stiffness and damping as MuJoCo's refsafe leaves them (damping ratio
+    0.22 at twice the step) it came back faster than it arrived, at 20 rad/s without bound."""
+    write(tmp_path, "finger.urdf", LIGHT_LINK_URDF)
+    sim = make_sim(gym, ground=False, dt=1.0 / 120.0, gravity=0.0)
+    asset = gym.load_asset(sim, str(tmp_path), "finger.urdf", options(fix_base_link=True))
+    env = gym.create_env(sim, gymapi.Vec3(-1, -1, 0), gymapi.Vec3(1, 1, 1), 1)
+    gym.create_actor(env, asset, pose(z=1.0), "finger", 0, 0)
+    _set(gym, env, driveMode=gymapi.DOF_MODE_NONE, stiffness=0.0, damping=0.0)
+    gym.prepare_sim(sim)
+    st = gym.get_actor_dof_states(env, 0, gymapi.STATE_ALL)
+    st["pos"][0], st["vel"][0] = -0.9, -speed
+    gym.set_actor_dof_states(env, 0, st, gymapi.STATE_ALL)
+    qs = []
+    for _ in range(60):
+        gym.simulate(sim)
+        qs.append(_q(gym, env))
+    q, w = np.array(qs).T
+    assert -1.0 - q.min() < 1.5 * speed / 120.0
+    assert w.max() < 0.25 * speed
+
+
 @pytest.mark.parametrize("engine", ["physx", "flex"])
 def test_limits_switched_on_after_prepare_sim(gym, tmp_path, engine):
     sim, _, (env,) = _hinge_sim(gym, tmp_path, engine)   # continuous joint: no limits
