@@ -263,7 +263,7 @@ class SolverMuJoCoWarp(_newton().solvers.SolverMuJoCo):
     def step(self, state_in: newton.State, state_out: newton.State, control: newton.Control,
              contacts: newton.Contacts | None, dt: float, **kwargs: Any) -> None:
         """SolverMuJoCo.step, its limit rows stable for `dt` (stable_limits) first."""
-        if dt != getattr(self, "limits_dt", None):
+        if dt != self.limits_dt:
             stable_limits(self, dt)
             self.limits_dt = dt
         super().step(state_in, state_out, control, contacts, dt, **kwargs)
